@@ -1,0 +1,125 @@
+// A game in progress: the board plus turn, history, passes and the result,
+// judged by the variant's rules (RULES.md §2, §4, §5). KataGo keeps the same
+// split between its fast Board and BoardHistory.
+//
+// Opening rules (who places which stone before normal play) live in
+// opening.h; a Game sees only the stones, alternating from black.
+#ifndef RENJU_RULES_GAME_H_
+#define RENJU_RULES_GAME_H_
+
+#include <cstdint>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "rules/board.h"
+#include "rules/forbidden.h"
+#include "rules/types.h"
+
+namespace renju {
+
+enum class GameResult : uint8_t { kOngoing = 0, kBlackWin, kWhiteWin, kDraw };
+absl::string_view GameResultName(GameResult r);  // "ongoing", "black", ...
+absl::StatusOr<GameResult> ParseGameResult(absl::string_view text);
+
+constexpr GameResult WinFor(Color c) {
+  return c == Color::kBlack ? GameResult::kBlackWin : GameResult::kWhiteWin;
+}
+
+enum class EndReason : uint8_t {
+  kNone = 0,
+  kFive,          // the winner made a five (RULES.md §2)
+  kForbidden,     // black played a forbidden point (renju)
+  kFullBoard,     // draw
+  kTwoPasses,     // draw
+  kResignation,
+  kTimeout,
+};
+absl::string_view EndReasonName(EndReason r);
+
+// What a black move on a forbidden point does (renju).
+enum class ForbiddenMovePolicy : uint8_t {
+  kLoses,     // engine play: the game ends, white wins (RULES.md §4)
+  kForgiven,  // human records: an unclaimed forbidden move is flagged and
+              // play goes on (RULES.md §4, referee detail)
+};
+
+struct ForbiddenMoveRecord {
+  int ply = 0;  // 1-based move number
+  Point point;
+  ForbiddenKind kind = ForbiddenKind::kNone;
+};
+
+class Game {
+ public:
+  explicit Game(Variant variant = Variant::kRenju,
+                int size = kRenjuBoardSize);
+  // Validates the variant/size pair first.
+  static absl::StatusOr<Game> Create(Variant variant, int size);
+  // Plays `moves` from the empty board with ForbiddenMovePolicy::kLoses; the
+  // error names the move number of the first bad move.
+  static absl::StatusOr<Game> FromMoves(Variant variant, int size,
+                                        const std::vector<Move>& moves);
+
+  Variant variant() const { return board_.variant(); }
+  int size() const { return board_.size(); }
+  const Board& board() const { return board_; }
+  // For probes by search and move generation; they must restore it.
+  Board& mutable_board() { return board_; }
+
+  Color side_to_move() const { return side_to_move_; }
+  int ply() const { return static_cast<int>(history_.size()); }
+  const std::vector<Move>& moves() const { return moves_; }
+  // Hash of the stones and the side to move.
+  uint64_t hash() const;
+
+  GameResult result() const { return result_; }
+  EndReason end_reason() const { return end_reason_; }
+  bool over() const { return result_ != GameResult::kOngoing; }
+  int consecutive_passes() const { return consecutive_passes_; }
+  const std::vector<ForbiddenMoveRecord>& forbidden_played() const {
+    return forbidden_played_;
+  }
+
+  // Why `m` cannot be played now, naming the move: the game is over, the
+  // point is off the board or occupied. A forbidden point is not an error
+  // here: playing it loses (see ForbiddenMovePolicy).
+  absl::Status CheckMove(Move m) const;
+  // Plays `m` for the side to move. On error the game is unchanged.
+  absl::Status Play(Move m,
+                    ForbiddenMovePolicy policy = ForbiddenMovePolicy::kLoses);
+  // Takes back the last move; ply() must be positive.
+  void Undo();
+
+  // Ends the game for a reason outside the board (resignation, time).
+  void Resign(Color loser);
+  void LoseOnTime(Color loser);
+
+  // A point the side to move may play without losing at once: empty and,
+  // for black under renju, not forbidden.
+  bool IsLegal(Point p);
+  std::vector<Point> LegalPoints();
+
+ private:
+  // What Undo() restores.
+  struct UndoInfo {
+    GameResult result;
+    EndReason end_reason;
+    int consecutive_passes;
+    bool flagged_forbidden;
+  };
+
+  Board board_;
+  Color side_to_move_ = Color::kBlack;
+  GameResult result_ = GameResult::kOngoing;
+  EndReason end_reason_ = EndReason::kNone;
+  int consecutive_passes_ = 0;
+  std::vector<Move> moves_;
+  std::vector<UndoInfo> history_;
+  std::vector<ForbiddenMoveRecord> forbidden_played_;
+};
+
+}  // namespace renju
+
+#endif  // RENJU_RULES_GAME_H_

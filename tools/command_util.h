@@ -1,0 +1,36 @@
+// Shared plumbing for subcommands: flag parsing with --help and error exits.
+#ifndef RENJU_TOOLS_COMMAND_UTIL_H_
+#define RENJU_TOOLS_COMMAND_UTIL_H_
+
+#include <cstdio>
+#include <string>
+
+#include "absl/status/status.h"
+#include "tools/args.h"
+#include "tools/commands.h"
+
+namespace renju::commands {
+
+// Parses `argv` into `args`. Returns -1 to go on, or the exit code to return
+// now (0 after --help, 2 after a bad flag).
+inline int ParseOrExit(Args& args, const Argv& argv) {
+  if (absl::Status s = args.Parse(argv); !s.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
+    return 2;
+  }
+  if (args.help_requested()) {
+    std::printf("%s", args.Usage().c_str());
+    return 0;
+  }
+  return -1;
+}
+
+// Prints a final error status the way every command does; returns 1.
+inline int Fail(const absl::Status& status) {
+  std::fprintf(stderr, "error: %s\n", std::string(status.message()).c_str());
+  return 1;
+}
+
+}  // namespace renju::commands
+
+#endif  // RENJU_TOOLS_COMMAND_UTIL_H_

@@ -1,0 +1,19 @@
+// The `renju` binary's subcommands, one function each (KataGo's MainCmds).
+// Each takes the arguments after the command name, writes to stdout/stderr
+// and returns the process exit code.
+#ifndef RENJU_TOOLS_COMMANDS_H_
+#define RENJU_TOOLS_COMMANDS_H_
+
+#include <string>
+#include <vector>
+
+namespace renju::commands {
+
+using Argv = std::vector<std::string>;
+
+int Show(const Argv& args);       // show_command.cc
+int Forbidden(const Argv& args);  // forbidden_command.cc
+
+}  // namespace renju::commands
+
+#endif  // RENJU_TOOLS_COMMANDS_H_

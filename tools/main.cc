@@ -1,0 +1,45 @@
+// `renju <command> [flags]`: one binary for every tool of the project.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "tools/commands.h"
+
+namespace {
+
+struct Command {
+  const char* name;
+  int (*run)(const renju::commands::Argv&);
+  const char* summary;
+};
+
+constexpr Command kCommands[] = {
+    {"show", renju::commands::Show,
+     "print a position: board, side to move, result, opening, forbidden "
+     "points"},
+    {"forbidden", renju::commands::Forbidden,
+     "label black's forbidden points of JSON Lines positions on stdin"},
+};
+
+void PrintHelp() {
+  std::printf("usage: renju <command> [flags]   (renju <command> --help)\n\n");
+  for (const Command& c : kCommands) std::printf("  %-12s %s\n", c.name, c.summary);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]) == "--help" ||
+      std::string(argv[1]) == "help") {
+    PrintHelp();
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string name = argv[1];
+  const renju::commands::Argv args(argv + 2, argv + argc);
+  for (const Command& c : kCommands) {
+    if (name == c.name) return c.run(args);
+  }
+  std::fprintf(stderr, "renju: unknown command '%s'\n\n", name.c_str());
+  PrintHelp();
+  return 2;
+}

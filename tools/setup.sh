@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages the project needs (only those missing),
+# then configures and builds into build/ incrementally. Sourced by
+# tools/run_main_job.sh and tools/run_tests.sh; run as root on a fresh machine.
+set -euo pipefail
+
+RENJU_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+RENJU_BUILD="${RENJU_BUILD:-$RENJU_ROOT/build}"
+
+packages=(
+  build-essential cmake
+  libtorch-dev
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+  libabsl-dev libgtest-dev libbenchmark-dev libsqlite3-dev
+  nlohmann-json3-dev libpugixml-dev gnuplot-nox
+)
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: need root to install packages (run with sudo)" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+jobs="$(nproc)"
+cmake -S "$RENJU_ROOT" -B "$RENJU_BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$RENJU_BUILD" -j "$jobs"
