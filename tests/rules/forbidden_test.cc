@@ -148,6 +148,21 @@ TEST(ForbiddenTest, ThreeWhoseOnlyStraightFourPointIsForbiddenIsFalse) {
   EXPECT_EQ(KindAt(open, "j8"), ForbiddenKind::kDoubleThree);
 }
 
+// Line 1142 of the public positions: deciding h8 and j11 needs the
+// recursion three levels deep (a straight-four point whose own threes depend
+// on another straight-four point, and so on). A solver that stops at depth
+// one or two calls them forbidden; the labels, and RULES.md §3, say neither
+// is, while j10 is a real double-three.
+TEST(ForbiddenTest, DeepRecursionDecidesThreeLevelsDown) {
+  Board board = MakeBoard("h9 h12 i8 i9 i10 j9 j12 k8 k11 l10", "g10");
+  EXPECT_EQ(KindAt(board, "h8"), ForbiddenKind::kNone);
+  EXPECT_EQ(KindAt(board, "j11"), ForbiddenKind::kNone);
+  EXPECT_EQ(KindAt(board, "j10"), ForbiddenKind::kDoubleThree);
+  const std::vector<ForbiddenPoint> all = ForbiddenPoints(board);
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].point, Pt("j10"));
+}
+
 TEST(ForbiddenTest, WhiteAndOtherVariantsHaveNoForbiddenPoints) {
   Board renju = MakeBoard("h9 g8 i8 h7");
   Board standard = MakeBoard("h9 g8 i8 h7", "", Variant::kStandard);
