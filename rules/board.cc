@@ -31,6 +31,53 @@ struct ZobristTable {
 };
 constexpr ZobristTable kZobrist;
 
+// A cell's point-set membership for one colour, from its four shapes.
+enum : uint8_t { kFiveFlag = 1, kFourFlag = 2, kCandidateFlag = 4 };
+
+constexpr uint8_t ComputeSummaryFlags(int packed, bool renju_black) {
+  bool five = false;
+  bool overline = false;
+  int fours = 0;
+  int threes = 0;
+  for (int d = 0; d < kNumDirections; ++d) {
+    const auto s = static_cast<LineShape>((packed >> (3 * d)) & 7);
+    five |= s == LineShape::kFive;
+    overline |= s == LineShape::kOverline;
+    fours += FourCount(s);
+    threes += s == LineShape::kThree;
+  }
+  uint8_t flags = 0;
+  if (five) flags |= kFiveFlag;
+  if (!five && fours > 0) flags |= kFourFlag;
+  // RULES.md §4: five first; otherwise an overline, two fours or two threes
+  // may make the point forbidden (threes need the exact test).
+  if (renju_black && !five && (overline || fours >= 2 || threes >= 2)) {
+    flags |= kCandidateFlag;
+  }
+  return flags;
+}
+
+// Indexed by [renju black?][four 3-bit shapes].
+struct SummaryTable {
+  uint8_t flags[2][1 << (3 * kNumDirections)];
+  constexpr SummaryTable() : flags() {
+    for (int renju_black = 0; renju_black < 2; ++renju_black) {
+      for (int packed = 0; packed < (1 << (3 * kNumDirections)); ++packed) {
+        flags[renju_black][packed] =
+            ComputeSummaryFlags(packed, renju_black != 0);
+      }
+    }
+  }
+};
+constexpr SummaryTable kSummaryTable;
+
+uint8_t SummaryFlags(const std::array<LineShape, kNumDirections>& s,
+                     bool renju_black) {
+  const int packed = static_cast<int>(s[0]) | static_cast<int>(s[1]) << 3 |
+                     static_cast<int>(s[2]) << 6 | static_cast<int>(s[3]) << 9;
+  return kSummaryTable.flags[renju_black][packed];
+}
+
 // Line-word bits of a stone seen from a neighbour at offset k.
 constexpr uint32_t StoneBits(Cell stone, int k) {
   const uint32_t bit = 1u << line_table::OffsetBit(k);
@@ -134,37 +181,30 @@ void Board::RebuildFromCells() {
   }
 }
 
-void Board::RefreshShapes(int cell, int dir) {
+bool Board::RefreshShapes(int cell, int dir) {
   const uint32_t word = lines_[cell][dir];
+  bool changed = false;
   for (int c = 0; c < kNumColors; ++c) {
     uint32_t own, blocked;
     line_table::Split(word, static_cast<Color>(c), &own, &blocked);
-    shapes_[c][cell][dir] = table_[c][line_table::KeyOf(own, blocked)];
+    const LineShape shape = table_[c][line_table::KeyOf(own, blocked)];
+    changed |= shapes_[c][cell][dir] != shape;
+    shapes_[c][cell][dir] = shape;
   }
+  return changed;
 }
 
 // Recomputes the point sets for one cell from its four shapes per colour.
 void Board::RefreshSummary(int cell) {
   const bool empty = cells_[cell] == Cell::kEmpty;
   for (int c = 0; c < kNumColors; ++c) {
-    const auto& s = shapes_[c][cell];
-    bool five = false;
-    bool overline = false;
-    int fours = 0;
-    int threes = 0;
-    for (int d = 0; d < kNumDirections; ++d) {
-      five |= s[d] == LineShape::kFive;
-      overline |= s[d] == LineShape::kOverline;
-      fours += FourCount(s[d]);
-      threes += s[d] == LineShape::kThree;
-    }
-    five_points_[c].AssignCell(cell, empty && five);
-    four_points_[c].AssignCell(cell, empty && !five && fours > 0);
-    if (c == Index(Color::kBlack) && variant_ == Variant::kRenju) {
-      // RULES.md §4: five first; otherwise an overline, two fours or two
-      // threes may make the point forbidden (threes need the exact test).
-      forbidden_candidates_.AssignCell(
-          cell, empty && !five && (overline || fours >= 2 || threes >= 2));
+    const bool renju_black =
+        c == Index(Color::kBlack) && variant_ == Variant::kRenju;
+    const uint8_t flags = SummaryFlags(shapes_[c][cell], renju_black);
+    five_points_[c].AssignCell(cell, empty && (flags & kFiveFlag));
+    four_points_[c].AssignCell(cell, empty && (flags & kFourFlag));
+    if (renju_black) {
+      forbidden_candidates_.AssignCell(cell, empty && (flags & kCandidateFlag));
     }
   }
 }
@@ -173,7 +213,9 @@ void Board::SetStoneBits(int cell, Cell stone, bool on) {
   for (int d = 0; d < kNumDirections; ++d) {
     const int step = kSteps[d];
     for (int k = 1; k <= 5; ++k) {
-      // The stone sits at offset -k from cell + k*step and +k from cell - k*step.
+      // The stone sits at offset -k from cell + k*step and +k from
+      // cell - k*step. Each neighbour lies on one line through the stone, so
+      // its summary is refreshed at most once, and only if a shape changed.
       for (int sign = -1; sign <= 1; sign += 2) {
         const int n = cell + sign * k * step;
         if (cells_[n] == Cell::kWall) continue;
@@ -183,17 +225,11 @@ void Board::SetStoneBits(int cell, Cell stone, bool on) {
         } else {
           lines_[n][d] &= ~bits;
         }
-        RefreshShapes(n, d);
+        if (RefreshShapes(n, d)) RefreshSummary(n);
       }
     }
   }
-  for (int d = 0; d < kNumDirections; ++d) {
-    const int step = kSteps[d];
-    for (int k = -5; k <= 5; ++k) {
-      const int n = cell + k * step;
-      if (cells_[n] != Cell::kWall) RefreshSummary(n);
-    }
-  }
+  RefreshSummary(cell);
 }
 
 void Board::Place(Point p, Color c) {

@@ -58,6 +58,7 @@ enum class LineShape : uint8_t {
   kFive,          // a five (five or more where the colour's rule allows)
   kOverline,      // six or more where the rule wants exactly five
 };
+static_assert(static_cast<int>(LineShape::kOverline) < 8, "shapes pack in 3 bits");
 absl::string_view LineShapeName(LineShape s);
 
 // Number of fours a shape counts for in the double-four rule (RULES.md §4).
@@ -127,7 +128,7 @@ class Board {
 
   void RebuildFromCells();
   void SetStoneBits(int cell, Cell stone, bool on);
-  void RefreshShapes(int cell, int dir);
+  bool RefreshShapes(int cell, int dir);  // true if a shape changed
   void RefreshSummary(int cell);
 
   Variant variant_;
