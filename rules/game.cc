@@ -1,5 +1,7 @@
 #include "rules/game.h"
 
+#include <algorithm>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "rules/logging.h"
@@ -69,6 +71,77 @@ absl::StatusOr<Game> Game::FromMoves(Variant variant, int size,
   for (Move m : moves) {
     if (absl::Status s = game->Play(m); !s.ok()) return s;
   }
+  return game;
+}
+
+namespace {
+
+// Longest run of `c` through any of its stones (0 if none).
+int LongestRun(const Board& board, Color c) {
+  const Cell stone = StoneOf(c);
+  int best = 0;
+  board.Stones(c).ForEach([&](Point p) {
+    for (int d = 0; d < kNumDirections; ++d) {
+      const int step_x = d == 1 ? 0 : 1;
+      const int step_y = d == 0 ? 0 : (d == 3 ? -1 : 1);
+      // Count only from the start of a run.
+      const Point before(p.x - step_x, p.y - step_y);
+      if (board.OnBoard(before) && board.at(before) == stone) continue;
+      int n = 0;
+      for (Point q = p; board.OnBoard(q) && board.at(q) == stone;
+           q = Point(q.x + step_x, q.y + step_y)) {
+        ++n;
+      }
+      best = std::max(best, n);
+    }
+  });
+  return best;
+}
+
+}  // namespace
+
+absl::StatusOr<Game> Game::FromStones(Variant variant, int size,
+                                      const std::vector<Point>& black,
+                                      const std::vector<Point>& white,
+                                      Color side_to_move) {
+  absl::StatusOr<Game> game = Create(variant, size);
+  if (!game.ok()) return game.status();
+  for (const auto& [stones, color] :
+       {std::pair{&black, Color::kBlack}, std::pair{&white, Color::kWhite}}) {
+    for (Point p : *stones) {
+      if (!game->board_.OnBoard(p)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            ColorName(color), " stone (", p.x, ", ", p.y, ") is off the board"));
+      }
+      if (!game->board_.IsEmpty(p)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            ColorName(color), " stone on ", PointName(p),
+            ": the point is already occupied"));
+      }
+      game->board_.Place(p, color);
+    }
+  }
+  const int difference =
+      static_cast<int>(black.size()) - static_cast<int>(white.size());
+  if (difference < 0 || difference > 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        black.size(), " black and ", white.size(),
+        " white stones: black must have as many as white or one more"));
+  }
+  for (Color c : {Color::kBlack, Color::kWhite}) {
+    const int run = LongestRun(game->board_, c);
+    const bool exact = variant == Variant::kStandard ||
+                       (variant == Variant::kRenju && c == Color::kBlack);
+    if (run == 5 || (run > 5 && !exact)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(ColorName(c), " already has five in a row"));
+    }
+    if (run > 5 && variant == Variant::kRenju) {
+      return absl::InvalidArgumentError(
+          "black has an overline on the board, a forbidden move");
+    }
+  }
+  game->side_to_move_ = side_to_move;
   return game;
 }
 

@@ -61,6 +61,14 @@ class Game {
   // error names the move number of the first bad move.
   static absl::StatusOr<Game> FromMoves(Variant variant, int size,
                                         const std::vector<Move>& moves);
+  // A position without history (Undo cannot go before it): the stones and
+  // the side to move. Errors name the bad point: off the board, occupied,
+  // black not having as many stones as white or one more, or a finished
+  // position (a winning five, or a black overline under renju).
+  static absl::StatusOr<Game> FromStones(Variant variant, int size,
+                                         const std::vector<Point>& black,
+                                         const std::vector<Point>& white,
+                                         Color side_to_move);
 
   Variant variant() const { return board_.variant(); }
   int size() const { return board_.size(); }
