@@ -1,0 +1,232 @@
+#include "trainer/trainer_service.h"
+
+#include <fstream>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "rules/logging.h"
+#include "selfplay/game_record.h"
+#include "selfplay/rpc.h"
+
+namespace renju {
+
+pb::ModelInfo ToModelInfo(const ModelEntry& m) {
+  pb::ModelInfo info;
+  info.set_generation(m.generation);
+  info.set_parent_generation(m.parent_generation);
+  info.set_training_step(m.training_step);
+  info.set_games_seen(m.games_seen);
+  info.set_sha256(m.sha256);
+  info.set_size_bytes(m.size_bytes);
+  info.set_status(m.status);
+  info.set_created_unix_ms(m.created_unix_ms);
+  info.set_elo(m.elo);
+  return info;
+}
+
+TrainerService::TrainerService(
+    GameStore* store, TrainerServiceOptions options,
+    std::function<void(int64_t, int64_t)> on_stored,
+    std::function<void(pb::TrainerStatus*)> fill_status)
+    : store_(store),
+      options_(std::move(options)),
+      on_stored_(std::move(on_stored)),
+      fill_status_(std::move(fill_status)) {}
+
+grpc::Status TrainerService::Authenticate(const grpc::ServerContext& context,
+                                          const std::string& claimed_worker,
+                                          std::string* worker_id) const {
+  if (options_.worker_tokens.empty()) {
+    *worker_id = claimed_worker.empty() ? "anonymous" : claimed_worker;
+    return grpc::Status::OK;
+  }
+  const auto& metadata = context.client_metadata();
+  auto it = metadata.find("authorization");
+  if (it == metadata.end()) {
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                        "missing authorization metadata (Bearer token)");
+  }
+  const std::string value(it->second.data(), it->second.size());
+  constexpr absl::string_view kBearer = "Bearer ";
+  auto token = options_.worker_tokens.end();
+  if (absl::StartsWith(value, kBearer)) {
+    token = options_.worker_tokens.find(value.substr(kBearer.size()));
+  }
+  if (token == options_.worker_tokens.end()) {
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                        "unknown worker token");
+  }
+  if (!claimed_worker.empty() && claimed_worker != token->second) {
+    return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
+                        absl::StrCat("token belongs to worker '", token->second,
+                                     "', not '", claimed_worker, "'"));
+  }
+  *worker_id = token->second;
+  return grpc::Status::OK;
+}
+
+grpc::Status TrainerService::UploadGames(grpc::ServerContext* context,
+                                         const pb::UploadGamesRequest* request,
+                                         pb::UploadGamesResponse* response) {
+  std::string worker;
+  if (grpc::Status s = Authenticate(*context, request->worker_id(), &worker);
+      !s.ok()) {
+    return s;
+  }
+  if (request->games_size() > options_.max_games_per_upload) {
+    return grpc::Status(
+        grpc::StatusCode::INVALID_ARGUMENT,
+        absl::StrCat("upload holds ", request->games_size(),
+                     " games; the limit is ", options_.max_games_per_upload));
+  }
+  std::vector<IncomingGame> incoming;
+  incoming.reserve(request->games_size());
+  for (const pb::GameRecord& record : request->games()) {
+    IncomingGame game;
+    game.uid = record.uid();
+    game.model_generation = record.model_generation();
+    if (absl::StatusOr<Game> replayed = ValidateGameRecord(record);
+        !replayed.ok()) {
+      game.rejection = std::string(replayed.status().message());
+      if (game.uid.empty()) game.uid = "(no uid)";
+    } else {
+      game.num_positions = NumTrainingPositions(record);
+      game.record = record.SerializeAsString();
+    }
+    incoming.push_back(std::move(game));
+  }
+  absl::StatusOr<std::vector<GameAckEntry>> acks =
+      store_->AddGames(worker, incoming);
+  if (!acks.ok()) {
+    RENJU_LOG(ERROR) << "upload from " << worker << " not stored: "
+                     << acks.status();
+    return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                        absl::StrCat("games not stored, retry later: ",
+                                     acks.status().message()));
+  }
+  int64_t stored_games = 0, stored_positions = 0;
+  for (size_t i = 0; i < acks->size(); ++i) {
+    const GameAckEntry& entry = (*acks)[i];
+    pb::GameAck* ack = response->add_acks();
+    ack->set_uid(entry.uid);
+    ack->set_reason(entry.reason);
+    switch (entry.outcome) {
+      case GameAckEntry::Outcome::kStored:
+        ack->set_outcome(pb::GameAck::STORED);
+        ++stored_games;
+        stored_positions += incoming[i].num_positions;
+        break;
+      case GameAckEntry::Outcome::kDuplicate:
+        ack->set_outcome(pb::GameAck::DUPLICATE);
+        break;
+      case GameAckEntry::Outcome::kRejected:
+        ack->set_outcome(pb::GameAck::REJECTED);
+        RENJU_LOG(WARNING) << "rejected game " << entry.uid << " from "
+                           << worker << ": " << entry.reason;
+        break;
+    }
+  }
+  if (stored_games > 0 && on_stored_) on_stored_(stored_games, stored_positions);
+  return grpc::Status::OK;
+}
+
+grpc::Status TrainerService::GetCurrentModel(
+    grpc::ServerContext* context, const pb::GetCurrentModelRequest* request,
+    pb::ModelInfo* response) {
+  std::string worker;
+  if (grpc::Status s = Authenticate(*context, "", &worker); !s.ok()) return s;
+  absl::StatusOr<std::optional<ModelEntry>> best = store_->BestModel();
+  if (!best.ok()) return ToGrpc(best.status());
+  if (!best->has_value()) {
+    return grpc::Status(grpc::StatusCode::NOT_FOUND, "no model published yet");
+  }
+  *response = ToModelInfo(**best);
+  return grpc::Status::OK;
+}
+
+grpc::Status TrainerService::FetchModel(
+    grpc::ServerContext* context, const pb::FetchModelRequest* request,
+    grpc::ServerWriter<pb::ModelChunk>* writer) {
+  std::string worker;
+  if (grpc::Status s = Authenticate(*context, "", &worker); !s.ok()) return s;
+  absl::StatusOr<std::vector<ModelEntry>> models = store_->Models();
+  if (!models.ok()) return ToGrpc(models.status());
+  const ModelEntry* model = nullptr;
+  for (const ModelEntry& m : *models) {
+    const bool wanted = request->generation() == 0
+                            ? m.status == "best"
+                            : m.generation == request->generation();
+    if (wanted) model = &m;  // the newest best when generation is 0
+  }
+  if (model == nullptr) {
+    return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                        request->generation() == 0
+                            ? std::string("no model published yet")
+                            : absl::StrCat("no generation ",
+                                           request->generation()));
+  }
+  std::ifstream file(model->path, std::ios::binary);
+  if (!file) {
+    return grpc::Status(grpc::StatusCode::INTERNAL,
+                        absl::StrCat("model file ", model->path, " is missing"));
+  }
+  std::vector<char> buffer(options_.fetch_chunk_bytes);
+  int64_t offset = 0;
+  bool first = true;
+  while (!context->IsCancelled()) {
+    file.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    const std::streamsize n = file.gcount();
+    if (n <= 0 && !first) break;
+    pb::ModelChunk chunk;
+    if (first) *chunk.mutable_info() = ToModelInfo(*model);
+    chunk.set_offset(offset);
+    chunk.set_data(buffer.data(), static_cast<size_t>(n));
+    if (!writer->Write(chunk)) break;
+    offset += n;
+    first = false;
+    if (n < static_cast<std::streamsize>(buffer.size())) break;
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status TrainerService::ListModels(grpc::ServerContext* context,
+                                        const pb::ListModelsRequest* request,
+                                        pb::ListModelsResponse* response) {
+  std::string worker;
+  if (grpc::Status s = Authenticate(*context, "", &worker); !s.ok()) return s;
+  absl::StatusOr<std::vector<ModelEntry>> models = store_->Models();
+  if (!models.ok()) return ToGrpc(models.status());
+  for (const ModelEntry& m : *models) *response->add_models() = ToModelInfo(m);
+  return grpc::Status::OK;
+}
+
+grpc::Status TrainerService::GetStatus(grpc::ServerContext* context,
+                                       const pb::GetStatusRequest* request,
+                                       pb::TrainerStatus* response) {
+  std::string worker;
+  if (grpc::Status s = Authenticate(*context, "", &worker); !s.ok()) return s;
+  response->set_total_games(store_->NumGames());
+  response->set_total_positions(store_->NumPositions());
+  absl::StatusOr<std::vector<WorkerEntry>> workers = store_->Workers();
+  if (!workers.ok()) return ToGrpc(workers.status());
+  for (const WorkerEntry& w : *workers) {
+    pb::WorkerStatus* out = response->add_workers();
+    out->set_worker_id(w.worker_id);
+    out->set_games_stored(w.games_stored);
+    out->set_games_duplicate(w.games_duplicate);
+    out->set_games_rejected(w.games_rejected);
+    out->set_last_rejection(w.last_rejection);
+    out->set_last_upload_unix_ms(w.last_upload_unix_ms);
+  }
+  absl::StatusOr<std::vector<ModelEntry>> models = store_->Models();
+  if (!models.ok()) return ToGrpc(models.status());
+  for (const ModelEntry& m : *models) {
+    response->set_latest_generation(m.generation);
+    if (m.status == "best") response->set_best_generation(m.generation);
+  }
+  if (fill_status_) fill_status_(response);
+  return grpc::Status::OK;
+}
+
+}  // namespace renju
