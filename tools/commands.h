@@ -13,6 +13,7 @@ using Argv = std::vector<std::string>;
 
 int Show(const Argv& args);       // show_command.cc
 int Forbidden(const Argv& args);  // forbidden_command.cc
+int Replay(const Argv& args);     // replay_command.cc
 
 }  // namespace renju::commands
 

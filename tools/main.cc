@@ -19,6 +19,7 @@ constexpr Command kCommands[] = {
      "points"},
     {"forbidden", renju::commands::Forbidden,
      "label black's forbidden points of JSON Lines positions on stdin"},
+    {"replay", renju::commands::Replay, "replay game records, checking moves"},
 };
 
 void PrintHelp() {

@@ -1,0 +1,122 @@
+#include "tools/game_jsonl.h"
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+
+namespace renju {
+namespace {
+
+absl::Status KeyError(absl::string_view key, absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat("\"", key, "\" ", what));
+}
+
+absl::Status ReadMoves(const nlohmann::json& moves, GameRecord& record) {
+  std::vector<std::string> tokens;
+  if (moves.is_string()) {
+    tokens = absl::StrSplit(moves.get<std::string>(), absl::ByAnyChar(" \t,;"),
+                            absl::SkipEmpty());
+  } else if (moves.is_array()) {
+    for (const nlohmann::json& move : moves) {
+      if (!move.is_string()) {
+        return KeyError("moves",
+                        absl::StrCat("entry ", tokens.size() + 1,
+                                     " is not a string: ", move.dump()));
+      }
+      tokens.push_back(move.get<std::string>());
+    }
+  } else {
+    return KeyError("moves", "is not a list of moves or a string");
+  }
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    absl::StatusOr<Move> move = ParseRecordMove(tokens[i]);
+    if (!move.ok()) {
+      return KeyError("moves", absl::StrCat("entry ", i + 1, ": ",
+                                            move.status().message()));
+    }
+    record.moves.push_back(*move);
+  }
+  return absl::OkStatus();
+}
+
+// A string-valued optional key: nullopt when absent or null.
+absl::StatusOr<std::optional<std::string>> OptionalString(
+    const nlohmann::json& object, absl::string_view key) {
+  const auto it = object.find(std::string(key));
+  if (it == object.end() || it->is_null()) {
+    return std::optional<std::string>();
+  }
+  if (!it->is_string()) return KeyError(key, "is not a string");
+  return std::optional<std::string>(it->get<std::string>());
+}
+
+}  // namespace
+
+absl::StatusOr<GameRecord> GameFromJson(const nlohmann::json& object) {
+  if (!object.is_object()) {
+    return absl::InvalidArgumentError("not a JSON object");
+  }
+  GameRecord record;
+  const auto moves = object.find("moves");
+  if (moves == object.end()) return KeyError("moves", "is missing");
+  if (absl::Status s = ReadMoves(*moves, record); !s.ok()) return s;
+
+  absl::StatusOr<std::optional<std::string>> result =
+      OptionalString(object, "result");
+  if (!result.ok()) return result.status();
+  if (result->has_value()) {
+    absl::StatusOr<std::optional<GameResult>> parsed =
+        ParseRecordedResult(**result);
+    if (!parsed.ok()) return KeyError("result", parsed.status().message());
+    record.result = *parsed;
+  }
+
+  absl::StatusOr<std::optional<std::string>> rule =
+      OptionalString(object, "rule");
+  if (!rule.ok()) return rule.status();
+  if (rule->has_value()) {
+    absl::StatusOr<Variant> variant = ParseVariant(**rule);
+    if (!variant.ok()) return KeyError("rule", variant.status().message());
+    record.variant = *variant;
+  }
+
+  const auto size = object.find("size");
+  if (size != object.end() && !size->is_null()) {
+    if (!size->is_number_integer() || size->get<int64_t>() < kMinBoardSize ||
+        size->get<int64_t>() > kMaxBoardSize) {
+      return KeyError("size", absl::StrCat("is not a board size in ",
+                                           kMinBoardSize, "..", kMaxBoardSize));
+    }
+    record.size = size->get<int>();
+  }
+  return record;
+}
+
+absl::StatusOr<std::vector<GameRecord>> ReadGameJsonl(absl::string_view text) {
+  std::vector<GameRecord> games;
+  int line_number = 0;
+  absl::ConsumePrefix(&text, "\xEF\xBB\xBF");  // a UTF-8 byte order mark
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++line_number;
+    line = absl::StripAsciiWhitespace(line);
+    if (line.empty()) continue;
+    const nlohmann::json object =
+        nlohmann::json::parse(line.begin(), line.end(), nullptr, false);
+    absl::StatusOr<GameRecord> record =
+        object.is_discarded() ? absl::InvalidArgumentError("not valid JSON")
+                              : GameFromJson(object);
+    if (!record.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("line ", line_number, ": ", record.status().message()));
+    }
+    record->line = line_number;
+    games.push_back(std::move(*record));
+  }
+  return games;
+}
+
+}  // namespace renju

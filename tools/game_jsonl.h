@@ -1,0 +1,33 @@
+// The JSON Lines game format of ../shared/data/renju-games.jsonl: one game
+// per line, e.g.
+//   {"moves":["h8","h9","h6"],"result":"white","rule":"renju","line":2}
+// Keys read:
+//   "moves"  required; a list of renju-notation moves ("h8", rows from the
+//            bottom; "pass"/"--" are passes) or one string "h8 h9 h6"
+//   "result" optional; "black", "white", "draw", "unknown" or null
+//   "rule"   optional; "renju", "standard" or "freestyle"
+//   "size"   optional; the board size, default 15
+// Other keys ("source", "line", ...) are ignored. Blank lines are skipped.
+#ifndef RENJU_TOOLS_GAME_JSONL_H_
+#define RENJU_TOOLS_GAME_JSONL_H_
+
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "rules/record.h"
+
+namespace renju {
+
+// One game object; the error names the key and what was wrong with it.
+absl::StatusOr<GameRecord> GameFromJson(const nlohmann::json& object);
+
+// Every line of `text`; GameRecord::line is the 1-based line number. The
+// error names the line.
+absl::StatusOr<std::vector<GameRecord>> ReadGameJsonl(absl::string_view text);
+
+}  // namespace renju
+
+#endif  // RENJU_TOOLS_GAME_JSONL_H_
