@@ -1,0 +1,194 @@
+// Search overhead and VCF solver speed.
+//
+//   BM_EvaluatorAlone/<evaluator>/threads:N   evaluator calls/s from N threads
+//   BM_SearchPlayouts/<evaluator>/threads:N   playouts/s, N games searched at
+//                                             once (one Search per thread)
+//   BM_VcfSolver                              solver nodes/s on the puzzle set
+//
+// The search overhead is BM_SearchPlayouts items_per_second divided by
+// BM_EvaluatorAlone items_per_second at the same N (so at the same batch
+// size for a batching evaluator); 1.0 means search costs nothing.
+// Evaluators come from Evaluators() below: the seeded-random fake here; a
+// real network is one more factory there (one evaluator is shared by all
+// threads, so a batching evaluator sees batches of up to N).
+//
+// Positions: every 6th position of the first games of
+// ../shared/data/renju-games.jsonl (real play, so real tactics). The VCF
+// puzzle set is every position of the first 200 games, solved for both
+// colours.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "rules/game.h"
+#include "search/fake_evaluators.h"
+#include "search/search.h"
+#include "search/vcf.h"
+
+namespace renju {
+namespace {
+
+constexpr int kSearchVisits = 200;
+
+struct EvaluatorFactory {
+  const char* name;
+  std::function<std::unique_ptr<Evaluator>()> make;
+};
+
+const std::vector<EvaluatorFactory>& Evaluators() {
+  static const auto* factories = new std::vector<EvaluatorFactory>{
+      {"random", [] { return std::make_unique<RandomEvaluator>(1); }},
+  };
+  return *factories;
+}
+
+// The "moves" array of one line of renju-games.jsonl.
+std::vector<Move> MovesOfLine(absl::string_view line) {
+  std::vector<Move> moves;
+  const size_t start = line.find("\"moves\":[");
+  if (start == absl::string_view::npos) return moves;
+  absl::string_view rest = line.substr(start + 9);
+  rest = rest.substr(0, rest.find(']'));
+  for (absl::string_view token : absl::StrSplit(rest, ',')) {
+    token = absl::StripPrefix(absl::StripSuffix(token, "\""), "\"");
+    absl::StatusOr<Move> m = ParseMove(token, kRenjuBoardSize);
+    if (!m.ok()) return {};
+    moves.push_back(*m);
+  }
+  return moves;
+}
+
+// Unfinished positions from the first `num_games` games, every `step`th.
+std::vector<Game> LoadPositions(int num_games, int step) {
+  std::vector<Game> out;
+  std::ifstream in(RENJU_SHARED_DIR "/data/renju-games.jsonl");
+  std::string line;
+  for (int g = 0; g < num_games && std::getline(in, line); ++g) {
+    Game game;
+    int ply = 0;
+    for (Move m : MovesOfLine(line)) {
+      if (!game.Play(m).ok() || game.over()) break;
+      if (++ply % step == 0) out.push_back(game);
+    }
+  }
+  if (out.empty()) {
+    std::fprintf(stderr, "no positions in %s\n",
+                 RENJU_SHARED_DIR "/data/renju-games.jsonl");
+    std::exit(1);
+  }
+  return out;
+}
+
+const std::vector<Game>& SearchPositions() {
+  static const auto* positions = new std::vector<Game>(LoadPositions(40, 6));
+  return *positions;
+}
+
+const std::vector<Game>& VcfPuzzles() {
+  static const auto* positions = new std::vector<Game>(LoadPositions(200, 1));
+  return *positions;
+}
+
+// One evaluator per factory, shared by all threads as in self-play.
+Evaluator& SharedEvaluator(int index) {
+  static auto* evaluators = new std::vector<std::unique_ptr<Evaluator>>();
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (const EvaluatorFactory& f : Evaluators()) {
+      evaluators->push_back(f.make());
+    }
+  });
+  return *(*evaluators)[index];
+}
+
+void BM_EvaluatorAlone(benchmark::State& state, int evaluator_index) {
+  Evaluator& evaluator = SharedEvaluator(evaluator_index);
+  std::vector<Game> positions = SearchPositions();  // per-thread copies
+  Evaluation eval;
+  size_t i = state.thread_index();
+  for (auto _ : state) {
+    Game& game = positions[i++ % positions.size()];
+    if (!evaluator.Evaluate(game, eval).ok()) state.SkipWithError("evaluate");
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_SearchPlayouts(benchmark::State& state, int evaluator_index) {
+  Evaluator& evaluator = SharedEvaluator(evaluator_index);
+  const std::vector<Game>& positions = SearchPositions();
+  SearchParams params;
+  params.max_visits = kSearchVisits;
+  Random rng(1, state.thread_index());
+  size_t i = state.thread_index();
+  int64_t playouts = 0;
+  for (auto _ : state) {
+    Search search(params, evaluator, positions[i++ % positions.size()]);
+    absl::StatusOr<SearchResult> r = search.Run(rng);
+    if (!r.ok()) {
+      state.SkipWithError("search failed");
+      break;
+    }
+    playouts += r->playouts;
+  }
+  state.SetItemsProcessed(playouts);
+}
+
+void BM_VcfSolver(benchmark::State& state) {
+  std::vector<Game> puzzles = VcfPuzzles();
+  VcfSolver solver;
+  const VcfLimits limits{static_cast<int64_t>(state.range(0)), 30};
+  int64_t nodes = 0;
+  int64_t wins = 0;
+  for (auto _ : state) {
+    wins = 0;
+    for (Game& game : puzzles) {
+      for (Color attacker : {Color::kBlack, Color::kWhite}) {
+        const VcfResult r =
+            solver.Solve(game.mutable_board(), attacker, limits);
+        nodes += r.nodes;
+        wins += r.outcome == VcfOutcome::kWin;
+      }
+    }
+  }
+  state.SetItemsProcessed(nodes);
+  state.counters["puzzles"] = 2.0 * puzzles.size();
+  state.counters["wins"] = static_cast<double>(wins);
+}
+BENCHMARK(BM_VcfSolver)->Arg(500)->Arg(20000)->Unit(benchmark::kMillisecond);
+
+void RegisterEvaluatorBenchmarks() {
+  for (int i = 0; i < static_cast<int>(Evaluators().size()); ++i) {
+    const std::string name = Evaluators()[i].name;
+    for (int threads : {1, 4, 16, 64}) {
+      benchmark::RegisterBenchmark(("BM_EvaluatorAlone/" + name).c_str(),
+                                   BM_EvaluatorAlone, i)
+          ->Threads(threads)
+          ->UseRealTime();
+      benchmark::RegisterBenchmark(("BM_SearchPlayouts/" + name).c_str(),
+                                   BM_SearchPlayouts, i)
+          ->Threads(threads)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace renju
+
+int main(int argc, char** argv) {
+  renju::RegisterEvaluatorBenchmarks();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

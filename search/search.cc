@@ -1,0 +1,285 @@
+// Search control: Run, the root's preparation, the thread driver, results
+// and tree reuse. The playout steps are in search_playout.cc.
+#include "search/search.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "rules/logging.h"
+#include "search/legal_moves.h"
+#include "search/search_internal.h"
+
+namespace renju {
+
+Search::Search(const SearchParams& params, Evaluator& evaluator,
+               const Game& game)
+    : params_(params), evaluator_(evaluator), game_(game) {
+  RENJU_CHECK(params_.Validate().ok()) << params_.Validate();
+  for (int i = 0; i < params_.num_threads; ++i) {
+    workers_.push_back(std::make_unique<Worker>(game_));
+  }
+  root_ = std::make_unique<Node>();
+}
+
+Search::~Search() = default;
+
+TacticsOptions Search::TacticsOptionsFor(bool is_root) const {
+  TacticsOptions options;
+  options.vcf = params_.vcf;
+  options.defend_vcf =
+      params_.defend_vcf && (is_root || params_.defend_vcf_in_tree);
+  options.vcf_limits.max_nodes =
+      is_root ? params_.vcf_max_nodes_root : params_.vcf_max_nodes;
+  options.vcf_limits.max_depth = params_.vcf_max_depth;
+  return options;
+}
+
+// --- Control -----------------------------------------------------------------
+
+absl::StatusOr<SearchResult> Search::Run(Random& rng,
+                                         const RunOptions& options) {
+  if (game_.over()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot search a finished game (", GameResultName(game_.result()),
+        " by ", EndReasonName(game_.end_reason()), ")"));
+  }
+  RunState run;
+  run.start = SearchClock::now();
+  run.options = &options;
+  error_ = absl::OkStatus();
+  failed_ = false;
+  for (auto& w : workers_) w->game = game_;
+  Worker& main = *workers_[0];
+
+  if (params_.tactics) {
+    run.root_tactics = main.tactics.Analyze(main.game, TacticsOptionsFor(true));
+  }
+  if (run.root_tactics.proven_win()) {
+    SearchResult result = DecidedResult(run.root_tactics);
+    result.elapsed_ms = MillisSince(run.start);
+    return result;
+  }
+  // A reused root is searched afresh when it was solved without moves (the
+  // game still needs a move), or when only the root looks for the
+  // opponent's VCF and found one (its moves must be the defences).
+  const bool stale_defence = run.root_tactics.tactic == Tactic::kDefendVcf &&
+                             root_->tactic != Tactic::kDefendVcf;
+  if (root_->expanded && (root_->edges.empty() || stale_defence)) {
+    root_ = std::make_unique<Node>();
+    root_raw_priors_.clear();
+  }
+  if (!root_->expanded) {
+    if (absl::Status s = ExpandRoot(main, run.root_tactics); !s.ok()) {
+      return s;
+    }
+  }
+  PrepareRoot(run, rng);
+  RunThreads(run);
+  if (failed_) return error_;
+  std::lock_guard<std::mutex> lock(tree_mutex_);
+  return ResultLocked(run);
+}
+
+absl::Status Search::ExpandRoot(Worker& w, const TacticsResult& tactics) {
+  if (absl::Status s = EvaluateLeaf(w, tactics, /*is_root=*/true, w.expansion);
+      !s.ok()) {
+    return s;
+  }
+  std::lock_guard<std::mutex> lock(tree_mutex_);
+  w.path.assign(1, root_.get());
+  w.edges.clear();
+  ++root_->n_in_flight;
+  BackUp(w, &w.expansion);
+  return absl::OkStatus();
+}
+
+// Playout-cap randomisation, root noise and the stop rules for this run.
+void Search::PrepareRoot(RunState& run, Random& rng) {
+  int64_t max_visits = params_.max_visits;
+  if (params_.playout_cap_randomisation) {
+    run.full_search = rng.Uniform() < params_.full_search_probability;
+    if (!run.full_search) max_visits = params_.cheap_visits;
+  }
+  std::vector<Edge>& edges = root_->edges;
+  if (!root_raw_priors_.empty()) {
+    for (size_t i = 0; i < edges.size(); ++i) {
+      edges[i].prior = root_raw_priors_[i];
+    }
+    root_raw_priors_.clear();
+  }
+  // KataGo skips noise on cheap searches (play.cpp).
+  if (params_.root_noise && run.full_search && edges.size() > 1) {
+    const int n = static_cast<int>(edges.size());
+    const std::vector<double> noise =
+        rng.Dirichlet(n, params_.dirichlet_alpha_total / n);
+    const double weight = params_.dirichlet_weight;
+    for (int i = 0; i < n; ++i) {
+      root_raw_priors_.push_back(edges[i].prior);
+      edges[i].prior =
+          static_cast<float>((1 - weight) * edges[i].prior + weight * noise[i]);
+    }
+  }
+  run.root_select.is_root = true;
+  run.root_select.forced_playouts =
+      run.full_search && params_.forced_playouts_k > 0;
+
+  root_child_visits_ = 0;
+  root_playouts_in_flight_ = 0;
+  for (const Edge& e : edges) {
+    if (e.child) root_child_visits_ += e.child->n;
+  }
+  if (max_visits > 0) {
+    run.stopper.Add(std::make_unique<VisitsStopper>(max_visits));
+  }
+  if (params_.max_time_ms > 0) {
+    run.stopper.Add(std::make_unique<TimeStopper>(params_.max_time_ms));
+  }
+  run.stopper.Add(std::make_unique<SingleMoveStopper>());
+  run.stopper.Add(std::make_unique<ProvenStopper>());
+}
+
+void Search::RunThreads(RunState& run) {
+  std::vector<std::thread> helpers;
+  for (size_t i = 1; i < workers_.size(); ++i) {
+    helpers.emplace_back([this, &run, i] {
+      WorkerLoop(*workers_[i], run, /*reports_progress=*/false);
+    });
+  }
+  WorkerLoop(*workers_[0], run, /*reports_progress=*/true);
+  for (std::thread& t : helpers) t.join();
+}
+
+void Search::WorkerLoop(Worker& w, RunState& run, bool reports_progress) {
+  const RunOptions& options = *run.options;
+  SearchClock::time_point last_report = run.start;
+  while (true) {
+    LeafKind kind;
+    {
+      std::lock_guard<std::mutex> lock(tree_mutex_);
+      kind = SelectLeaf(w, run);
+    }
+    if (kind == LeafKind::kStop) break;
+    if (kind == LeafKind::kCollision) {
+      std::this_thread::yield();
+      continue;
+    }
+    Expansion* expansion = nullptr;
+    if (kind == LeafKind::kNew) {
+      for (Move m : w.moves) {
+        const absl::Status played = w.game.Play(m);
+        RENJU_CHECK(played.ok()) << played;
+      }
+      TacticsResult tactics;
+      if (params_.tactics && !w.game.over()) {
+        tactics = w.tactics.Analyze(w.game, TacticsOptionsFor(false));
+      }
+      const absl::Status s =
+          EvaluateLeaf(w, tactics, /*is_root=*/false, w.expansion);
+      UndoPath(w);
+      if (!s.ok()) {
+        std::lock_guard<std::mutex> lock(tree_mutex_);
+        CancelPlayout(w);
+        if (!failed_.exchange(true)) error_ = s;
+        break;
+      }
+      expansion = &w.expansion;
+    }
+    {
+      std::lock_guard<std::mutex> lock(tree_mutex_);
+      BackUp(w, expansion);
+      ++run.playouts;
+    }
+    if (reports_progress && options.on_progress &&
+        SearchClock::now() - last_report >=
+            std::chrono::milliseconds(options.progress_interval_ms)) {
+      SearchResult progress;
+      {
+        std::lock_guard<std::mutex> lock(tree_mutex_);
+        progress = ResultLocked(run);
+      }
+      options.on_progress(progress);
+      last_report = SearchClock::now();
+    }
+  }
+}
+
+SearchProgress Search::ProgressLocked(const RunState& run) const {
+  SearchProgress p;
+  p.root_child_visits = root_child_visits_ + root_playouts_in_flight_;
+  p.elapsed_ms = MillisSince(run.start);
+  p.num_root_moves = static_cast<int>(root_->edges.size());
+  p.root_proof = root_->proof;
+  return p;
+}
+
+bool Search::ShouldStopLocked(const RunState& run) const {
+  if (failed_.load()) return true;
+  const SearchProgress p = ProgressLocked(run);
+  const SearchStopper* extra = run.options->stopper;
+  return run.stopper.ShouldStop(p) ||
+         (extra != nullptr && extra->ShouldStop(p));
+}
+
+SearchResult Search::ResultLocked(const RunState& run) const {
+  SearchResult result =
+      SummariseRoot(*root_, params_, game_.size(), run.full_search);
+  result.playouts = run.playouts;
+  result.tactic = run.root_tactics.tactic;
+  if (result.tactic == Tactic::kDefendVcf) {
+    result.vcf_line = run.root_tactics.vcf_line;
+  }
+  result.elapsed_ms = MillisSince(run.start);
+  return result;
+}
+
+// A root won by a tactic: the winning move, no search.
+SearchResult Search::DecidedResult(const TacticsResult& tactics) const {
+  SearchResult result;
+  const Move move = Move::At(tactics.winning_move);
+  result.best_move = move;
+  ChildStats child;
+  child.move = move;
+  child.prior = 1;
+  child.q = 1;
+  child.win = 1;
+  child.proof = Proof::kWin;
+  result.children.push_back(child);
+  result.win = 1;
+  result.proof = Proof::kWin;
+  result.tactic = tactics.tactic;
+  result.tactic_decided = true;
+  result.vcf_line = tactics.vcf_line;
+  if (tactics.tactic == Tactic::kVcf) {
+    for (Point p : tactics.vcf_line) result.pv.push_back(Move::At(p));
+  } else {
+    result.pv.push_back(move);
+  }
+  const int size = game_.size();
+  result.visit_distribution.assign(size * size, 0.0f);
+  result.policy_target.assign(size * size, 0.0f);
+  result.policy_target[PolicyIndex(tactics.winning_move, size)] = 1.0f;
+  return result;
+}
+
+absl::Status Search::Advance(Move move) {
+  if (absl::Status s = game_.Play(move); !s.ok()) return s;
+  std::unique_ptr<Node> next;
+  for (Edge& e : root_->edges) {
+    if (e.move == move) {
+      next = std::move(e.child);
+      break;
+    }
+  }
+  root_ = next ? std::move(next) : std::make_unique<Node>();
+  root_raw_priors_.clear();
+  return absl::OkStatus();
+}
+
+void Search::Reset(const Game& game) {
+  game_ = game;
+  root_ = std::make_unique<Node>();
+  root_raw_priors_.clear();
+}
+
+}  // namespace renju

@@ -1,0 +1,66 @@
+// Search's per-run and per-thread state, shared by search.cc (control) and
+// search_playout.cc (the playout steps). Not part of the interface.
+#ifndef RENJU_SEARCH_SEARCH_INTERNAL_H_
+#define RENJU_SEARCH_SEARCH_INTERNAL_H_
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "rules/game.h"
+#include "search/evaluator.h"
+#include "search/node.h"
+#include "search/puct.h"
+#include "search/search.h"
+#include "search/stoppers.h"
+#include "search/tactics.h"
+
+namespace renju {
+
+using SearchClock = std::chrono::steady_clock;
+
+inline int64_t MillisSince(SearchClock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             SearchClock::now() - start)
+      .count();
+}
+
+// What one Run was asked for and has done so far.
+struct Search::RunState {
+  SearchClock::time_point start;
+  const RunOptions* options = nullptr;
+  ChainedStopper stopper;
+  SelectOptions root_select;
+  bool full_search = true;
+  TacticsResult root_tactics;
+  int64_t playouts = 0;  // guarded by tree_mutex_
+};
+
+// What step 2 found for a new leaf, attached to it in step 3.
+struct Search::Expansion {
+  Proof proof = Proof::kUnknown;
+  Tactic tactic = Tactic::kNone;
+  Move proof_move = Move::Pass();
+  std::vector<Edge> edges;
+  Wdl value;  // the leaf's side to move's view
+};
+
+// One search thread's own state: only its thread touches it during Run.
+struct Search::Worker {
+  explicit Worker(const Game& g) : game(g) {}
+
+  Game game;  // the root position, then the current playout's path
+  // The current playout: path[0] is the root; path[i + 1] is reached from
+  // path[i] by its edge number edges[i], which plays moves[i].
+  std::vector<Node*> path;
+  std::vector<int> edges;
+  std::vector<Move> moves;
+  bool created_leaf = false;
+  Evaluation evaluation;
+  Expansion expansion;
+  Tactics tactics;
+};
+
+}  // namespace renju
+
+#endif  // RENJU_SEARCH_SEARCH_INTERNAL_H_

@@ -1,0 +1,94 @@
+// What a search is allowed to do: a plain struct, filled from the protobuf
+// config in one place per binary (KataGo's SearchParams / Setup::loadParams
+// split). Formulas and defaults follow KataGo; research notes in
+// /tmp/research/formats.md §5 give the sources.
+#ifndef RENJU_SEARCH_SEARCH_PARAMS_H_
+#define RENJU_SEARCH_SEARCH_PARAMS_H_
+
+#include <cstdint>
+
+#include "absl/status/status.h"
+
+namespace renju {
+
+struct SearchParams {
+  // --- Budget ---------------------------------------------------------------
+  // Stop once the root's children hold this many visits (reused visits
+  // included). 0: no visit limit.
+  int64_t max_visits = 800;
+  // Stop after this much wall time. 0: no time limit. At least one of
+  // max_visits and max_time_ms must be set.
+  int64_t max_time_ms = 0;
+  // Search threads on one tree. 1 is deterministic for a given seed; more
+  // use virtual loss (interactive play; self-play runs one thread per game).
+  int num_threads = 1;
+  // Pseudo-visits counted as losses on each node a playout in flight passes
+  // through (multi-threaded mode only).
+  float virtual_loss = 1.0f;
+
+  // --- PUCT (KataGo searchexplorehelpers.cpp) --------------------------------
+  //   c(N) = c_puct + c_puct_log * ln((N + c_puct_base) / c_puct_base)
+  //   U    = c(N) * sqrt(N + 0.01) * P / (1 + n)
+  // with N the parent's child visits and n the child's.
+  float c_puct = 1.0f;
+  float c_puct_log = 0.45f;
+  float c_puct_base = 500.0f;
+  // First-play urgency: an unvisited child is valued at the parent's Q minus
+  // this times sqrt(policy mass of the visited children). KataGo uses 0 at
+  // the root when root noise is on.
+  float fpu_reduction = 0.2f;
+  float root_fpu_reduction = 0.1f;
+
+  // --- Root Dirichlet noise --------------------------------------------------
+  bool root_noise = false;
+  // Total concentration, spread evenly over the root's legal moves (per-move
+  // alpha = total / number of legal moves). KataGo's density 0.03 per point
+  // on 15x15 gives 6.75.
+  float dirichlet_alpha_total = 6.75f;
+  // P' = (1 - weight) * P + weight * noise.
+  float dirichlet_weight = 0.25f;
+
+  // --- Move choice (KataGo chosenMoveTemperature) ---------------------------
+  // Temperature at ply p: final + (early - final) * 0.5^(p / halflife).
+  // 0 plays the most visited move.
+  float temperature_early = 0.0f;
+  float temperature_final = 0.0f;
+  float temperature_halflife_plies = 12.0f;
+
+  // --- Renju tactics, run before every network call (KataGomo) --------------
+  // Win in one; only the defences when the opponent threatens five.
+  bool tactics = true;
+  // Prove wins by continuous fours; a proof overrides the network value.
+  bool vcf = true;
+  // When the opponent has a VCF at the root, search only the moves that
+  // stop it. Below the root the side to move's own VCF check already marks
+  // each losing reply (one playout each), so the in-tree check mostly saves
+  // visits; it about doubles the tactics' cost per playout.
+  bool defend_vcf = true;
+  bool defend_vcf_in_tree = false;
+  // Solver limits: nodes (attacker four-moves tried) per solve at the root
+  // and at other nodes, and attacker moves per line.
+  int64_t vcf_max_nodes_root = 20000;
+  int64_t vcf_max_nodes = 500;
+  int vcf_max_depth = 30;
+
+  // --- KataGo data-efficiency tools (arXiv:1902.10565) -----------------------
+  // Playout-cap randomisation: a move gets a full search of max_visits with
+  // probability full_search_probability and becomes a policy target; other
+  // moves get cheap_visits, no noise and no forced playouts.
+  bool playout_cap_randomisation = false;
+  float full_search_probability = 0.25f;
+  int64_t cheap_visits = 100;
+  // Forced playouts at the root of full searches: a visited child with
+  // n < sqrt(k * P * N) is chosen first. 0 turns them off (KataGo uses 2).
+  float forced_playouts_k = 0.0f;
+  // Removes forced and otherwise unwanted visits from the policy target.
+  bool policy_target_pruning = false;
+
+  // OK, or InvalidArgument naming the first bad field and its value.
+  absl::Status Validate() const;
+};
+
+}  // namespace renju
+
+#endif  // RENJU_SEARCH_SEARCH_PARAMS_H_

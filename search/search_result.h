@@ -1,0 +1,93 @@
+// What one search reports: everything a caller needs to play a move, record
+// a training target or show an analysis. Search never prints; formatting
+// belongs to the protocol front ends.
+#ifndef RENJU_SEARCH_SEARCH_RESULT_H_
+#define RENJU_SEARCH_SEARCH_RESULT_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "rules/types.h"
+#include "search/node.h"
+#include "search/random.h"
+#include "search/search_params.h"
+#include "search/tactics.h"
+
+namespace renju {
+
+// One root move as searched.
+struct ChildStats {
+  Move move = Move::Pass();
+  int64_t visits = 0;  // N
+  // Visits counted in the policy target: `visits` less pruned forced
+  // playouts when policy target pruning is on.
+  int64_t target_visits = 0;
+  float prior = 0;  // P, with root noise when there was any
+  // Mean value from the root side to move's view; Q = win - loss. All zero
+  // while unvisited.
+  float q = 0;
+  float win = 0;
+  float draw = 0;
+  float loss = 0;
+  Proof proof = Proof::kUnknown;  // root side to move's view of this move
+};
+
+struct SearchResult {
+  // The move to play at temperature 0: a proven win, or the most visited
+  // (ties: higher prior, then lower policy index).
+  Move best_move = Move::Pass();
+  // Root moves, most visited first, same tie order.
+  std::vector<ChildStats> children;
+  int64_t total_visits = 0;  // sum of children[i].visits
+  int64_t playouts = 0;      // playouts run by this call (not reused ones)
+
+  // Root value, side to move's view; a proven result overrides the mean.
+  float win = 0;
+  float draw = 0;
+  float loss = 0;
+  Proof proof = Proof::kUnknown;
+
+  // Principal variation from the root: most visited children, then the
+  // proven winning move where a node was solved.
+  std::vector<Move> pv;
+
+  // The root's tactic. kWinInOne and kVcf decide the move without search
+  // (tactic_decided: `children` is the winning move alone, with no visits,
+  // and policy_target is one-hot on it); kBlockFive and kDefendVcf restrict
+  // the root's moves; kLostToFive proves the root lost, so the search stops
+  // at once and best_move is the network's favourite legal move.
+  Tactic tactic = Tactic::kNone;
+  bool tactic_decided = false;
+  std::vector<Point> vcf_line;  // kVcf, kDefendVcf
+
+  // Playout-cap randomisation: true for a full search, whose visits are a
+  // policy target; false for a fast move that only advances the game.
+  bool full_search = true;
+  // Indexed y * size + x, summing to 1 (pass is not a point; a pass-only
+  // root gives all zeros). visit_distribution is the raw visit share;
+  // policy_target has forced playouts pruned when pruning is on, and is
+  // one-hot on best_move when nothing was visited.
+  std::vector<float> visit_distribution;
+  std::vector<float> policy_target;
+
+  double elapsed_ms = 0;
+};
+
+// The result of a searched root, less what only the search knows
+// (playouts, tactic, timing). Used by Search; the caller holds its lock.
+SearchResult SummariseRoot(const Node& root, const SearchParams& params,
+                           int board_size, bool full_search);
+
+// Temperature for the move at 0-based `ply`: final + (early - final) *
+// 0.5^(ply / halflife).
+double MoveTemperature(const SearchParams& params, int ply);
+
+// The move to play: best_move at temperature 0 or when the result is
+// proven or decided by a tactic; otherwise sampled with probability
+// proportional to target_visits^(1 / temperature).
+Move ChooseMove(const SearchResult& result, const SearchParams& params, int ply,
+                Random& rng);
+
+}  // namespace renju
+
+#endif  // RENJU_SEARCH_SEARCH_RESULT_H_

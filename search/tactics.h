@@ -1,0 +1,74 @@
+// Renju tactics run before every network call (KataGomo does the same), so
+// that small visit counts play and defend the forcing lines correctly:
+//   1. a five point for the side to move: the win in one is played;
+//   2. the opponent threatens five: only the block is searched, and a
+//      double threat, or black's only block being forbidden, is lost;
+//   3. a VCF for the side to move is a proven win that overrides the value;
+//   4. the opponent has a VCF: only the moves that stop it are searched.
+// The defender's view (4) checks the points of the opponent's winning line
+// plus the side to move's own fours (counter-attacks); a line point is kept
+// when the opponent has no VCF left after it. That set can miss a rare
+// defence elsewhere; when it comes out empty, nothing is restricted.
+//
+// Not thread-safe: one Tactics per search thread (it owns a VcfSolver).
+#ifndef RENJU_SEARCH_TACTICS_H_
+#define RENJU_SEARCH_TACTICS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "rules/game.h"
+#include "search/vcf.h"
+
+namespace renju {
+
+enum class Tactic : uint8_t {
+  kNone = 0,
+  kWinInOne,    // the side to move has a five point
+  kBlockFive,   // the opponent threatens one five: the block is forced
+  kLostToFive,  // the opponent has a five nobody can stop
+  kVcf,         // the side to move wins by continuous fours
+  kDefendVcf,   // the opponent has a VCF: only its defences are searched
+};
+absl::string_view TacticName(Tactic t);  // "win-in-one", ...
+
+struct TacticsOptions {
+  bool vcf = true;         // look for the side to move's VCF
+  bool defend_vcf = true;  // look for the opponent's VCF and its defences
+  // Per VCF solve; the defence checks share one more such budget.
+  VcfLimits vcf_limits;
+};
+
+struct TacticsResult {
+  Tactic tactic = Tactic::kNone;
+  // kWinInOne, kVcf: the move that wins.
+  Point winning_move;
+  // kBlockFive, kDefendVcf: the only moves worth searching, in cell order.
+  std::vector<Point> moves;
+  // kVcf, kDefendVcf: the VCF line found (the side to move's, or the
+  // opponent's).
+  std::vector<Point> vcf_line;
+  int64_t vcf_nodes = 0;
+
+  bool proven_win() const {
+    return tactic == Tactic::kWinInOne || tactic == Tactic::kVcf;
+  }
+  bool proven_loss() const { return tactic == Tactic::kLostToFive; }
+};
+
+class Tactics {
+ public:
+  // `game` must not be over. Its board is probed and restored.
+  TacticsResult Analyze(Game& game, const TacticsOptions& options);
+
+ private:
+  void FindVcfDefences(Board& board, Color mover, const TacticsOptions& options,
+                       TacticsResult& result);
+
+  VcfSolver solver_;
+};
+
+}  // namespace renju
+
+#endif  // RENJU_SEARCH_TACTICS_H_
