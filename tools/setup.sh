@@ -12,7 +12,7 @@ packages=(
   libtorch-dev
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libgtest-dev libbenchmark-dev libsqlite3-dev
-  nlohmann-json3-dev libpugixml-dev gnuplot-nox
+  nlohmann-json3-dev libpugixml-dev libgloo-dev libssl-dev gnuplot-nox
 )
 missing=()
 for p in "${packages[@]}"; do
