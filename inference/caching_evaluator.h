@@ -1,0 +1,69 @@
+// A bounded transposition cache in front of another evaluator (lc0's
+// memcache.h, KataGo's NNCacheTable). Keyed by the position's hash (stones
+// and side to move), variant and board size; the last moves the network also
+// sees are not in the key, so a transposition reached by another move order
+// gets the first order's evaluation, as in lc0 and Minigo.
+//
+// The table is direct-mapped: capacity slots, each position has one slot and
+// a newcomer replaces whatever was there. So memory is fixed (about capacity
+// x (4 * size^2 + 48) bytes once full) and lookups take one short lock on a
+// stripe of slots.
+#ifndef RENJU_INFERENCE_CACHING_EVALUATOR_H_
+#define RENJU_INFERENCE_CACHING_EVALUATOR_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "absl/synchronization/mutex.h"
+#include "search/evaluator.h"
+
+namespace renju {
+
+struct CacheStats {
+  int64_t lookups = 0;
+  int64_t hits = 0;
+  int64_t entries = 0;  // filled slots
+  int64_t capacity = 0;
+
+  double hit_rate() const {
+    return lookups == 0 ? 0.0 : static_cast<double>(hits) / lookups;
+  }
+};
+
+class CachingEvaluator : public Evaluator {
+ public:
+  // `inner` is not owned and must outlive this; capacity >= 1 slots.
+  CachingEvaluator(Evaluator& inner, int capacity);
+
+  // Thread-safe. A hit copies the stored evaluation; a miss asks `inner`
+  // and stores its answer. Errors from `inner` are returned, not cached.
+  absl::Status Evaluate(Game& game, Evaluation& out) override;
+
+  CacheStats stats() const;
+
+ private:
+  static constexpr int kNumStripes = 64;
+
+  struct Slot {
+    bool filled = false;
+    uint64_t key = 0;
+    Evaluation evaluation;
+  };
+
+  static uint64_t KeyOf(Game& game);
+  absl::Mutex& StripeOf(size_t slot) { return stripes_[slot % kNumStripes]; }
+
+  Evaluator& inner_;
+  // slots_[i] is guarded by stripes_[i % kNumStripes].
+  std::vector<Slot> slots_;
+  std::unique_ptr<absl::Mutex[]> stripes_;
+  std::atomic<int64_t> lookups_{0};
+  std::atomic<int64_t> hits_{0};
+  std::atomic<int64_t> entries_{0};
+};
+
+}  // namespace renju
+
+#endif  // RENJU_INFERENCE_CACHING_EVALUATOR_H_

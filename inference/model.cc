@@ -1,0 +1,247 @@
+#include "inference/model.h"
+
+#include <ATen/Parallel.h>
+#include <c10/core/InferenceMode.h>
+#include <torch/cuda.h>
+#include <torch/utils.h>
+
+#include <cstring>
+#include <mutex>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include "absl/strings/str_cat.h"
+#include "inference/encoding.h"
+#include "inference/network.h"
+
+namespace renju {
+namespace {
+
+// LibTorch reports failures as c10::Error exceptions; nothing outside this
+// file sees one.
+template <typename Fn>
+absl::Status Guarded(absl::string_view what, Fn&& fn) {
+  try {
+    return fn();
+  } catch (const std::exception& e) {
+    return absl::InternalError(absl::StrCat(what, ": ", e.what()));
+  }
+}
+
+absl::StatusOr<torch::Device> ParseDevice(const std::string& name) {
+  if (name == "auto") {
+    return CudaAvailable() ? torch::Device(torch::kCUDA, 0)
+                           : torch::Device(torch::kCPU);
+  }
+  if (name != "cpu" && name.rfind("cuda", 0) != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "device '", name, "': expected auto, cpu, cuda or cuda:N"));
+  }
+  try {
+    torch::Device device(name);
+    if (device.is_cuda() && !CudaAvailable()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("device '", name,
+                       "': this LibTorch has no CUDA or no GPU is visible"));
+    }
+    return device;
+  } catch (const std::exception& e) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "device '", name, "': expected auto, cpu, cuda or cuda:N"));
+  }
+}
+
+absl::StatusOr<torch::ScalarType> ParsePrecision(Precision precision,
+                                                 const torch::Device& device) {
+  if (precision == Precision::kFloat32) return torch::kFloat32;
+  if (!device.is_cuda()) {
+    return absl::InvalidArgumentError(
+        "half and bfloat16 precision need a CUDA device; use float32 on CPU");
+  }
+  return precision == Precision::kFloat16 ? torch::kFloat16 : torch::kBFloat16;
+}
+
+// Moves the net to its device and precision, with conv weights in
+// channels-last layout: oneDNN on CPU (and cuDNN's tensor cores on GPU) run
+// convs on NHWC without reordering around every layer; on the development
+// machine's CPU that made forwards 5-18% faster.
+// Module::to(dtype) would also turn batch norm's int64 step counters into
+// floats, which would then not match a float32 net's; only floating-point
+// tensors change type.
+void MoveNet(PolicyValueNetImpl& net, const torch::Device& device,
+             torch::ScalarType dtype) {
+  net.to(device);
+  torch::NoGradGuard no_grad;
+  for (torch::Tensor& t : net.parameters()) {
+    if (t.dim() == 4)
+      t.set_data(t.contiguous(torch::MemoryFormat::ChannelsLast));
+    if (dtype != torch::kFloat32) t.set_data(t.to(dtype));
+  }
+  for (torch::Tensor& t : net.buffers()) {
+    if (t.is_floating_point() && dtype != torch::kFloat32) {
+      t.set_data(t.to(dtype));
+    }
+  }
+}
+
+// glibc hands blocks over 128 KB back to the kernel when freed and maps
+// them afresh next time, so every forward page-faults all its activation
+// tensors again: 3-5x slower forwards on CPU at batch 8-128 (BENCHMARKS.md).
+// Keeping such blocks in the heap is a process-wide malloc setting, made once.
+void KeepActivationsInHeap() {
+#ifdef __GLIBC__
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest allowed value
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  });
+#endif
+}
+
+}  // namespace
+
+struct Model::Impl {
+  PolicyValueNet net;
+  torch::Device device;
+  torch::ScalarType dtype;
+};
+
+Model::Model(std::unique_ptr<Impl> impl, CheckpointInfo info)
+    : impl_(std::move(impl)), info_(std::move(info)) {}
+
+Model::~Model() = default;
+
+absl::StatusOr<std::unique_ptr<Model>> Model::Create(
+    const NetworkConfig& config, const ModelOptions& options, uint64_t seed) {
+  return Build(config, options, seed);
+}
+
+absl::StatusOr<std::unique_ptr<Model>> Model::Build(
+    const NetworkConfig& config, const ModelOptions& options,
+    std::optional<uint64_t> seed) {
+  if (absl::Status s = config.Validate(); !s.ok()) return s;
+  absl::StatusOr<torch::Device> device = ParseDevice(options.device);
+  if (!device.ok()) return device.status();
+  absl::StatusOr<torch::ScalarType> dtype =
+      ParsePrecision(options.precision, *device);
+  if (!dtype.ok()) return dtype.status();
+  if (device->is_cpu()) KeepActivationsInHeap();
+  std::unique_ptr<Model> model;
+  absl::Status status = Guarded("creating the network", [&] {
+    // Loading and cloning overwrite the weights: leave the generator alone.
+    if (seed.has_value()) torch::manual_seed(*seed);
+    auto impl =
+        std::make_unique<Impl>(Impl{PolicyValueNet(config), *device, *dtype});
+    impl->net->eval();
+    MoveNet(*impl->net, *device, *dtype);
+    CheckpointInfo info;
+    info.config = config;
+    model.reset(new Model(std::move(impl), std::move(info)));
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return model;
+}
+
+absl::StatusOr<std::unique_ptr<Model>> Model::Load(
+    const std::string& path, const ModelOptions& options,
+    const std::optional<NetworkConfig>& expected) {
+  absl::StatusOr<Checkpoint> checkpoint = ReadCheckpoint(path);
+  if (!checkpoint.ok()) return checkpoint.status();
+  const NetworkConfig& config = checkpoint->info.config;
+  if (expected.has_value() && config != *expected) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("checkpoint ", path, ": architecture differs: ",
+                     DescribeConfigDifference(config, *expected)));
+  }
+  absl::StatusOr<std::unique_ptr<Model>> model =
+      Build(config, options, std::nullopt);
+  if (!model.ok()) return model.status();
+  absl::Status status = Guarded(absl::StrCat("checkpoint ", path), [&] {
+    return ImportTensors(checkpoint->tensors, absl::StrCat("checkpoint ", path),
+                         *(*model)->impl_->net);
+  });
+  if (!status.ok()) return status;
+  (*model)->info_ = checkpoint->info;
+  (*model)->content_hash_ = checkpoint->content_hash;
+  return model;
+}
+
+absl::StatusOr<std::unique_ptr<Model>> Model::Clone() const {
+  ModelOptions options;
+  options.device = impl_->device.str();
+  options.precision = impl_->dtype == torch::kFloat16    ? Precision::kFloat16
+                      : impl_->dtype == torch::kBFloat16 ? Precision::kBFloat16
+                                                         : Precision::kFloat32;
+  absl::StatusOr<std::unique_ptr<Model>> clone =
+      Build(config(), options, std::nullopt);
+  if (!clone.ok()) return clone.status();
+  absl::Status status = Guarded("cloning the network", [&] {
+    return ImportTensors(ExportTensors(*impl_->net), "clone",
+                         *(*clone)->impl_->net);
+  });
+  if (!status.ok()) return status;
+  (*clone)->info_ = info_;
+  (*clone)->content_hash_ = content_hash_;
+  return clone;
+}
+
+absl::Status Model::Save(const std::string& path) {
+  std::vector<TensorRecord> tensors;
+  absl::Status status = Guarded("exporting the network", [&] {
+    tensors = ExportTensors(*impl_->net);
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  absl::StatusOr<std::string> hash =
+      WriteCheckpoint(path, info_, std::move(tensors));
+  if (!hash.ok()) return hash.status();
+  content_hash_ = *hash;
+  return absl::OkStatus();
+}
+
+absl::Status Model::Forward(const float* inputs, int batch,
+                            float* policy_logits, float* wdl_logits) {
+  if (batch < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("forward on a batch of ", batch));
+  }
+  return Guarded("forward", [&] {
+    c10::InferenceMode inference_mode;
+    const int size = config().board_size;
+    torch::Tensor x =
+        torch::from_blob(const_cast<float*>(inputs),
+                         {batch, kNumInputPlanes, size, size}, torch::kFloat32);
+    // LibTorch gives oneDNN only convs with batch > 1 (or large inputs);
+    // a lone position would take the native im2col path, which with
+    // Debian's reference BLAS is ~10x slower than two positions in oneDNN.
+    if (batch == 1 && impl_->device.is_cpu()) {
+      x = x.expand({2, kNumInputPlanes, size, size});
+    }
+    if (impl_->device.is_cuda() || impl_->dtype != torch::kFloat32) {
+      x = x.to(impl_->device, impl_->dtype);
+    }
+    x = x.contiguous(torch::MemoryFormat::ChannelsLast);
+    auto [policy, wdl] = impl_->net->forward(x);
+    policy = policy.to(torch::kCPU, torch::kFloat32).contiguous();
+    wdl = wdl.to(torch::kCPU, torch::kFloat32).contiguous();
+    std::memcpy(policy_logits, policy.data_ptr<float>(),
+                sizeof(float) * batch * policy_size());
+    std::memcpy(wdl_logits, wdl.data_ptr<float>(), sizeof(float) * batch * 3);
+    return absl::OkStatus();
+  });
+}
+
+int Model::input_floats() const { return EncodedSize(config().board_size); }
+
+std::string Model::device_name() const { return impl_->device.str(); }
+
+void SetIntraOpThreads(int n) { at::set_num_threads(n); }
+
+int IntraOpThreads() { return at::get_num_threads(); }
+
+bool CudaAvailable() { return torch::cuda::is_available(); }
+
+}  // namespace renju
