@@ -14,6 +14,10 @@ using Argv = std::vector<std::string>;
 int Show(const Argv& args);       // show_command.cc
 int Forbidden(const Argv& args);  // forbidden_command.cc
 int Replay(const Argv& args);     // replay_command.cc
+int Selfplay(const Argv& args);       // selfplay_command.cc
+int SelfplayStats(const Argv& args);  // selfplay_command.cc
+int Gomocup(const Argv& args);    // gomocup_command.cc
+bool IsGomocupProgramName(const char* argv0);  // gomocup_command.cc: pbrain-*
 
 }  // namespace renju::commands
 

@@ -20,6 +20,12 @@ constexpr Command kCommands[] = {
     {"forbidden", renju::commands::Forbidden,
      "label black's forbidden points of JSON Lines positions on stdin"},
     {"replay", renju::commands::Replay, "replay game records, checking moves"},
+    {"selfplay", renju::commands::Selfplay,
+     "play self-play games (offline into a folder, or for a trainer)"},
+    {"selfplay-stats", renju::commands::SelfplayStats,
+     "summarise a folder of self-play games"},
+    {"gomocup", renju::commands::Gomocup,
+     "play through the Gomocup (Piskvork) protocol on stdin/stdout"},
 };
 
 void PrintHelp() {
@@ -30,6 +36,10 @@ void PrintHelp() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Gomocup managers start engines named pbrain-*: be one (gomocup_command.cc).
+  if (renju::commands::IsGomocupProgramName(argv[0])) {
+    return renju::commands::Gomocup({argv + 1, argv + argc});
+  }
   if (argc < 2 || std::string(argv[1]) == "--help" ||
       std::string(argv[1]) == "help") {
     PrintHelp();

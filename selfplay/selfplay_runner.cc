@@ -1,0 +1,107 @@
+#include "selfplay/selfplay_runner.h"
+
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "rules/logging.h"
+
+namespace renju {
+
+void SelfplayTally::Add(const pb::GameRecord& game) {
+  ++games;
+  black_wins += game.result() == pb::BLACK_WIN;
+  white_wins += game.result() == pb::WHITE_WIN;
+  draws += game.result() == pb::DRAW;
+  plies += game.plies_size();
+  for (const pb::GamePly& p : game.plies()) searched_plies += p.has_target();
+  resignations += game.end_reason() == pb::RESIGNATION;
+  if (game.would_resign_ply() > 0) {
+    ++would_resign_games;
+    const pb::GameResult loss = game.would_resign_color() == pb::BLACK
+                                    ? pb::WHITE_WIN
+                                    : pb::BLACK_WIN;
+    false_resignations += game.result() != loss;
+  }
+}
+
+SelfplayRunner::SelfplayRunner(SelfplaySettings settings, int concurrent_games,
+                               uint64_t seed)
+    : settings_(std::move(settings)),
+      concurrent_games_(concurrent_games),
+      seed_(seed),
+      uid_prefix_(absl::StrCat(
+          settings_.worker_id.empty() ? "local" : settings_.worker_id, "-",
+          std::chrono::duration_cast<std::chrono::milliseconds>(
+              std::chrono::system_clock::now().time_since_epoch())
+              .count(),
+          "-")) {}
+
+SelfplayTally SelfplayRunner::tally() const {
+  absl::MutexLock lock(&mutex_);
+  return tally_;
+}
+
+absl::Status SelfplayRunner::PlayGames(int thread, int64_t max_games,
+                                       const EvaluatorSource& evaluators,
+                                       const GameSink& sink,
+                                       const std::atomic<bool>* stop) {
+  for (;;) {
+    if (stop != nullptr && stop->load()) return absl::OkStatus();
+    const int64_t index = started_.fetch_add(1);
+    if (max_games > 0 && index >= max_games) return absl::OkStatus();
+    // One stream per game: the same seed replays the same games.
+    Random rng(seed_, static_cast<uint64_t>(index));
+    std::shared_ptr<EvaluatorStack> stack = evaluators();
+    SelfplaySettings settings = settings_;
+    settings.model_generation = stack->generation();
+    absl::StatusOr<pb::GameRecord> game =
+        PlaySelfplayGame(settings, stack->evaluator(), rng,
+                         absl::StrCat(uid_prefix_, index), stop);
+    if (!game.ok()) {
+      if (absl::IsCancelled(game.status())) return absl::OkStatus();
+      return game.status();
+    }
+    absl::MutexLock lock(&mutex_);
+    if (absl::Status s = sink(*game); !s.ok()) return s;
+    tally_.Add(*game);
+  }
+}
+
+absl::Status SelfplayRunner::Run(int64_t max_games,
+                                 const EvaluatorSource& evaluators,
+                                 const GameSink& sink,
+                                 const std::atomic<bool>* stop) {
+  std::atomic<bool> failed{false};
+  std::atomic<bool> combined_stop{false};
+  absl::Mutex error_mutex;
+  absl::Status error;
+  std::vector<std::thread> threads;
+  // A watcher folds the caller's stop flag and our own failure into one.
+  for (int t = 0; t < concurrent_games_; ++t) {
+    threads.emplace_back([&, t] {
+      absl::Status s = PlayGames(t, max_games, evaluators, sink, &combined_stop);
+      if (!s.ok()) {
+        absl::MutexLock lock(&error_mutex);
+        if (error.ok()) error = s;
+        failed = true;
+        combined_stop = true;
+      }
+    });
+  }
+  std::atomic<bool> done{false};
+  std::thread watcher([&] {
+    while (!done.load()) {
+      if (stop != nullptr && stop->load()) combined_stop = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+  for (std::thread& t : threads) t.join();
+  done = true;
+  watcher.join();
+  absl::MutexLock lock(&error_mutex);
+  return error;
+}
+
+}  // namespace renju

@@ -1,0 +1,72 @@
+// Many self-play games at once in one process (the KataGo/Minigo thread
+// model): `concurrent_games` threads, each playing one game at a time with
+// its own single-threaded search, all sharing one batched evaluator so its
+// batches stay full. Finished games go to a sink; the evaluator (the model)
+// may change between games, never within one.
+#ifndef RENJU_SELFPLAY_SELFPLAY_RUNNER_H_
+#define RENJU_SELFPLAY_SELFPLAY_RUNNER_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "proto/game.pb.h"
+#include "selfplay/evaluator_stack.h"
+#include "selfplay/selfplay_game.h"
+
+namespace renju {
+
+struct SelfplayTally {
+  int64_t games = 0;
+  int64_t black_wins = 0;
+  int64_t white_wins = 0;
+  int64_t draws = 0;
+  int64_t plies = 0;
+  int64_t searched_plies = 0;  // positions with a search target
+  int64_t resignations = 0;
+  // No-resign games where the side that would have resigned did not lose.
+  int64_t false_resignations = 0;
+  int64_t would_resign_games = 0;
+
+  void Add(const pb::GameRecord& game);
+};
+
+class SelfplayRunner {
+ public:
+  // Returns the model to use for the next game (never null).
+  using EvaluatorSource = std::function<std::shared_ptr<EvaluatorStack>()>;
+  // Receives each finished game; called from game threads, one at a time.
+  // An error stops the run.
+  using GameSink = std::function<absl::Status(const pb::GameRecord&)>;
+
+  SelfplayRunner(SelfplaySettings settings, int concurrent_games,
+                 uint64_t seed);
+
+  // Plays until `max_games` have finished (0: until `stop`), then returns.
+  // Games in progress when `stop` is set are abandoned.
+  absl::Status Run(int64_t max_games, const EvaluatorSource& evaluators,
+                   const GameSink& sink, const std::atomic<bool>* stop);
+
+  SelfplayTally tally() const;
+
+ private:
+  absl::Status PlayGames(int thread, int64_t max_games,
+                         const EvaluatorSource& evaluators, const GameSink& sink,
+                         const std::atomic<bool>* stop);
+
+  const SelfplaySettings settings_;
+  const int concurrent_games_;
+  const uint64_t seed_;
+  const std::string uid_prefix_;
+  std::atomic<int64_t> started_{0};
+  mutable absl::Mutex mutex_;
+  SelfplayTally tally_ ABSL_GUARDED_BY(mutex_);
+};
+
+}  // namespace renju
+
+#endif  // RENJU_SELFPLAY_SELFPLAY_RUNNER_H_

@@ -1,0 +1,269 @@
+#include "selfplay/worker.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/synchronization/mutex.h"
+#include "rules/logging.h"
+#include "selfplay/evaluator_stack.h"
+#include "selfplay/game_directory.h"
+#include "selfplay/selfplay_runner.h"
+#include "selfplay/trainer_client.h"
+
+namespace renju {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// Sleeps up to `ms`, waking early when `stop` is set. False if stopped.
+bool SleepUnlessStopped(int64_t ms, const std::atomic<bool>* stop) {
+  const auto end = Clock::now() + std::chrono::milliseconds(ms);
+  while (Clock::now() < end) {
+    if (stop->load()) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return !stop->load();
+}
+
+class Worker {
+ public:
+  Worker(const pb::RunConfig& config, const WorkerOptions& options,
+         std::unique_ptr<TrainerClient> client, GameDirectory pending)
+      : config_(config),
+        options_(options),
+        client_(std::move(client)),
+        pending_(std::move(pending)),
+        rng_(options.seed, 0x77) {}
+
+  absl::Status Run(const std::atomic<bool>* external_stop);
+
+ private:
+  // Waits until the trainer answers with a model and loads it.
+  absl::Status LoadFirstModel();
+  absl::StatusOr<std::shared_ptr<EvaluatorStack>> FetchAndLoad(
+      const pb::ModelInfo& info);
+  void PollModels();
+  // Uploads pending games until none are left or an upload fails.
+  // Returns the number acknowledged.
+  int64_t UploadPending();
+  void UploadLoop();
+
+  std::shared_ptr<EvaluatorStack> current() {
+    absl::MutexLock lock(&mutex_);
+    return current_;
+  }
+
+  const pb::RunConfig& config_;
+  const WorkerOptions& options_;
+  std::unique_ptr<TrainerClient> client_;
+  GameDirectory pending_;
+  Random rng_;
+  std::atomic<bool> stop_{false};
+  std::atomic<int64_t> delivered_{0};
+  std::atomic<int64_t> finished_{0};
+  absl::Mutex mutex_;
+  std::shared_ptr<EvaluatorStack> current_ ABSL_GUARDED_BY(mutex_);
+};
+
+absl::StatusOr<std::shared_ptr<EvaluatorStack>> Worker::FetchAndLoad(
+    const pb::ModelInfo& info) {
+  const fs::path dir = fs::path(options_.pending_dir) / "models";
+  std::error_code error;
+  fs::create_directories(dir, error);
+  const std::string path =
+      (dir / absl::StrCat("gen", info.generation(), ".model")).string();
+  absl::StatusOr<pb::ModelInfo> fetched =
+      client_->FetchModel(info.generation(), path);
+  if (!fetched.ok()) return fetched.status();
+  absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack =
+      EvaluatorStack::Create(config_, config_.selfplay().evaluator(), path,
+                             options_.seed + info.generation());
+  if (!stack.ok()) return stack.status();
+  return std::shared_ptr<EvaluatorStack>(std::move(*stack));
+}
+
+absl::Status Worker::LoadFirstModel() {
+  int64_t backoff_ms = 200;
+  for (;;) {
+    absl::StatusOr<pb::ModelInfo> info = client_->GetCurrentModel();
+    if (info.ok()) {
+      absl::StatusOr<std::shared_ptr<EvaluatorStack>> stack = FetchAndLoad(*info);
+      if (stack.ok()) {
+        absl::MutexLock lock(&mutex_);
+        current_ = *stack;
+        RENJU_LOG(INFO) << options_.worker_id << ": playing generation "
+                        << info->generation();
+        return absl::OkStatus();
+      }
+      // A corrupt or mismatched model is not worth retrying blindly.
+      if (!absl::IsUnavailable(stack.status()) &&
+          !absl::IsDeadlineExceeded(stack.status()) &&
+          !absl::IsDataLoss(stack.status())) {
+        return stack.status();
+      }
+      RENJU_LOG(WARNING) << options_.worker_id << ": " << stack.status();
+    } else {
+      RENJU_LOG(INFO) << options_.worker_id << ": waiting for the trainer: "
+                      << info.status().message();
+    }
+    if (!SleepUnlessStopped(backoff_ms, &stop_)) {
+      return absl::CancelledError("stopped before a model arrived");
+    }
+    backoff_ms = std::min<int64_t>(backoff_ms * 2, 5000);
+  }
+}
+
+void Worker::PollModels() {
+  const int64_t poll_ms = 1000LL * config_.selfplay().model_poll_seconds();
+  while (SleepUnlessStopped(poll_ms, &stop_)) {
+    absl::StatusOr<pb::ModelInfo> info = client_->GetCurrentModel();
+    if (!info.ok()) continue;
+    if (info->generation() <= current()->generation()) continue;
+    // Spread the fleet's downloads over model_switch_delay_ms.
+    const int64_t delay =
+        static_cast<int64_t>(rng_.Uniform() * config_.selfplay().model_switch_delay_ms());
+    if (!SleepUnlessStopped(delay, &stop_)) return;
+    absl::StatusOr<std::shared_ptr<EvaluatorStack>> stack = FetchAndLoad(*info);
+    if (!stack.ok()) {
+      RENJU_LOG(WARNING) << options_.worker_id << ": cannot switch to generation "
+                         << info->generation() << ": " << stack.status();
+      continue;
+    }
+    absl::MutexLock lock(&mutex_);
+    current_ = *stack;
+    RENJU_LOG(INFO) << options_.worker_id << ": switched to generation "
+                    << info->generation();
+  }
+}
+
+int64_t Worker::UploadPending() {
+  absl::StatusOr<std::vector<std::string>> uids = pending_.ListUids();
+  if (!uids.ok()) {
+    RENJU_LOG(ERROR) << uids.status();
+    return 0;
+  }
+  const size_t batch_size = config_.selfplay().upload_batch_games();
+  int64_t acknowledged = 0;
+  for (size_t start = 0; start < uids->size(); start += batch_size) {
+    std::vector<pb::GameRecord> games;
+    std::vector<std::string> batch_uids;
+    for (size_t i = start; i < std::min(uids->size(), start + batch_size); ++i) {
+      absl::StatusOr<pb::GameRecord> game = pending_.Read((*uids)[i]);
+      if (!game.ok()) {
+        RENJU_LOG(ERROR) << game.status();
+        continue;
+      }
+      games.push_back(std::move(*game));
+      batch_uids.push_back((*uids)[i]);
+    }
+    if (games.empty()) continue;
+    absl::StatusOr<std::vector<pb::GameAck>> acks =
+        client_->UploadGames(options_.worker_id, games);
+    if (!acks.ok()) {
+      RENJU_LOG(WARNING) << options_.worker_id << ": upload failed, "
+                         << uids->size() - start << " games kept: "
+                         << acks.status().message();
+      return -1;
+    }
+    for (const pb::GameAck& ack : *acks) {
+      if (ack.outcome() == pb::GameAck::REJECTED) {
+        RENJU_LOG(ERROR) << options_.worker_id << ": trainer rejected "
+                         << ack.uid() << ": " << ack.reason();
+      }
+      // Stored, duplicate or rejected: the trainer has decided; the file
+      // has done its job.
+      pending_.Remove(ack.uid()).IgnoreError();
+      ++acknowledged;
+    }
+  }
+  return acknowledged;
+}
+
+void Worker::UploadLoop() {
+  int64_t backoff_ms = 500;
+  for (;;) {
+    const int64_t acknowledged = UploadPending();
+    if (acknowledged > 0) delivered_ += acknowledged;
+    const bool failed = acknowledged < 0;
+    if (stop_.load()) return;
+    backoff_ms = failed ? std::min<int64_t>(backoff_ms * 2, 10000) : 500;
+    if (!SleepUnlessStopped(backoff_ms, &stop_)) return;
+  }
+}
+
+absl::Status Worker::Run(const std::atomic<bool>* external_stop) {
+  std::thread stop_watch([&] {
+    while (!stop_.load()) {
+      if (external_stop != nullptr && external_stop->load()) stop_ = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+  absl::Status status = LoadFirstModel();
+  if (!status.ok()) {
+    stop_ = true;
+    stop_watch.join();
+    return absl::IsCancelled(status) ? absl::OkStatus() : status;
+  }
+  std::thread uploader([&] { UploadLoop(); });
+  std::thread poller([&] { PollModels(); });
+
+  SelfplaySettings settings = SelfplaySettingsFrom(config_);
+  settings.worker_id = options_.worker_id;
+  SelfplayRunner runner(settings, config_.selfplay().concurrent_games(),
+                        options_.seed);
+  std::thread reporter([&] {
+    while (SleepUnlessStopped(10000, &stop_)) {
+      const SelfplayTally t = runner.tally();
+      const std::shared_ptr<EvaluatorStack> stack = current();
+      RENJU_LOG(INFO) << absl::StrFormat(
+          "%s: games %d (delivered %d) | black %d white %d draw %d | batch "
+          "%.1f | gen %d",
+          options_.worker_id, t.games, delivered_.load(), t.black_wins,
+          t.white_wins, t.draws, stack->batch_stats().mean_batch_size(),
+          stack->generation());
+    }
+  });
+  status = runner.Run(
+      options_.max_games, [&] { return current(); },
+      [&](const pb::GameRecord& game) {
+        ++finished_;
+        return pending_.Write(game);
+      },
+      &stop_);
+  // Deliver what is left, then stop the helpers.
+  if (status.ok() && options_.max_games > 0) {
+    while (delivered_.load() < finished_.load() && !stop_.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+  stop_ = true;
+  uploader.join();
+  poller.join();
+  reporter.join();
+  stop_watch.join();
+  RENJU_LOG(INFO) << options_.worker_id << ": finished " << finished_.load()
+                  << " games, delivered " << delivered_.load();
+  return status;
+}
+
+}  // namespace
+
+absl::Status RunWorker(const pb::RunConfig& config, const WorkerOptions& options,
+                       const std::atomic<bool>* stop) {
+  absl::StatusOr<GameDirectory> pending = GameDirectory::Open(options.pending_dir);
+  if (!pending.ok()) return pending.status();
+  absl::StatusOr<std::unique_ptr<TrainerClient>> client =
+      TrainerClient::Create(options.trainer);
+  if (!client.ok()) return client.status();
+  Worker worker(config, options, std::move(*client), std::move(*pending));
+  return worker.Run(stop);
+}
+
+}  // namespace renju

@@ -1,0 +1,38 @@
+// A self-play worker connected to a trainer: plays games with the trainer's
+// current model, keeps each finished game on local disk until the trainer
+// acknowledged it (uploads retry with backoff while the trainer is away),
+// and switches to each new generation between games after a small random
+// delay, so a fleet of workers does not fetch at the same moment.
+//
+// Threads: the game threads (SelfplayRunner), one uploader, one model
+// poller. Everything stops when `stop` is set.
+#ifndef RENJU_SELFPLAY_WORKER_H_
+#define RENJU_SELFPLAY_WORKER_H_
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "proto/config.pb.h"
+#include "selfplay/rpc.h"
+
+namespace renju {
+
+struct WorkerOptions {
+  ChannelOptions trainer;
+  std::string worker_id = "worker";
+  // Finished games not yet acknowledged; fetched models go in
+  // <pending_dir>/models.
+  std::string pending_dir = "pending-games";
+  // Stop after this many games have been played and delivered (0: never).
+  int64_t max_games = 0;
+  uint64_t seed = 1;
+};
+
+absl::Status RunWorker(const pb::RunConfig& config, const WorkerOptions& options,
+                       const std::atomic<bool>* stop);
+
+}  // namespace renju
+
+#endif  // RENJU_SELFPLAY_WORKER_H_

@@ -1,0 +1,77 @@
+// `renju gomocup`: an engine for Gomocup managers (Piskvork, c-gomoku-cli,
+// Yixin-Board, our arena) on stdin/stdout. The same binary started under a
+// name beginning with `pbrain-` (the name managers look for; the build makes
+// `pbrain-renju`) runs this command directly.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "tools/command_util.h"
+#include "tools/gomocup_protocol.h"
+
+namespace renju::commands {
+namespace {
+
+// The players this binary can field. The search + network brain joins here.
+absl::StatusOr<std::unique_ptr<GomocupBrain>> MakeBrain(const Args& args) {
+  const std::string name = args.GetString("brain");
+  if (name == "tactical") {
+    return std::make_unique<TacticalBrain>(
+        static_cast<uint64_t>(args.GetInt("seed")));
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("--brain: unknown brain '", name, "' (expected tactical)"));
+}
+
+bool WriteLine(absl::string_view line) {
+  std::fwrite(line.data(), 1, line.size(), stdout);
+  std::fputc('\n', stdout);
+  return std::fflush(stdout) == 0 && !std::ferror(stdout);
+}
+
+}  // namespace
+
+bool IsGomocupProgramName(const char* argv0) {
+  const char* slash = std::strrchr(argv0, '/');
+  return std::strncmp(slash ? slash + 1 : argv0, "pbrain-", 7) == 0;
+}
+
+int Gomocup(const Argv& argv) {
+  Args args("gomocup",
+            "Plays through the Gomocup (Piskvork) pipe protocol on "
+            "stdin/stdout: START, BEGIN, TURN, BOARD, INFO, TAKEBACK, END, "
+            "ABOUT, and the Yixin-Board YXBOARD, YXSTOP, YXSHOWFORBID. "
+            "Coordinates are x,y from the top-left corner. Diagnostics go to "
+            "stderr.");
+  args.AddString("brain", "tactical",
+                 "who chooses the moves: tactical (win, block, good shape; "
+                 "no search)");
+  args.AddString("rule", "freestyle",
+                 "renju, standard or freestyle until the manager sends INFO "
+                 "rule");
+  args.AddInt("turn_ms", 5000, 0, 86400000,
+              "time per move until the manager sends INFO timeout_turn");
+  args.AddInt("seed", 1, 0, 1LL << 62, "seed for the brain's tie-breaking");
+  if (int code = ParseOrExit(args, argv); code >= 0) return code;
+
+  absl::StatusOr<Variant> variant = ParseVariant(args.GetString("rule"));
+  if (!variant.ok()) return Fail(variant.status());
+  absl::StatusOr<std::unique_ptr<GomocupBrain>> brain = MakeBrain(args);
+  if (!brain.ok()) return Fail(brain.status());
+
+  GomocupOptions options;
+  options.default_variant = *variant;
+  options.default_turn_ms = args.GetInt("turn_ms");
+  GomocupProtocol protocol(std::move(*brain), options);
+  if (absl::Status s = protocol.Run(STDIN_FILENO, WriteLine); !s.ok()) {
+    return Fail(s);
+  }
+  return 0;
+}
+
+}  // namespace renju::commands

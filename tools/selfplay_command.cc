@@ -1,0 +1,193 @@
+// `renju selfplay`: plays self-play games with many games in flight sharing
+// one batched evaluator. Offline (--out DIR) it keeps every game in DIR;
+// with --trainer HOST:PORT it uploads them (worker_loop.h).
+//
+// `renju selfplay-stats DIR`: summarises a directory of games.
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <thread>
+
+#include "absl/strings/str_format.h"
+#include "rules/logging.h"
+#include "selfplay/config.h"
+#include "selfplay/evaluator_stack.h"
+#include "selfplay/game_directory.h"
+#include "selfplay/selfplay_runner.h"
+#include "tools/command_util.h"
+#include "tools/progress.h"
+#include "selfplay/worker.h"
+
+namespace renju::commands {
+namespace {
+
+std::atomic<bool> interrupted{false};
+
+void OnSignal(int) { interrupted = true; }
+
+std::string TallyText(const SelfplayTally& t, double seconds,
+                      const EvaluatorStack& stack, int64_t target) {
+  const BatchedEvaluatorStats batch = stack.batch_stats();
+  std::string text = absl::StrFormat(
+      "games %d", t.games);
+  if (target > 0) {
+    absl::StrAppendFormat(&text, "/%d", target);
+    if (t.games > 0) {
+      absl::StrAppend(&text, " (eta ",
+                      FormatDuration(seconds * (target - t.games) / t.games),
+                      ")");
+    }
+  }
+  absl::StrAppendFormat(
+      &text,
+      " | %.1f games/min | %.0f pos/s | batch %.1f | cache %.0f%% | "
+      "black %d white %d draw %d | gen %d",
+      seconds > 0 ? 60.0 * t.games / seconds : 0.0,
+      seconds > 0 ? batch.positions / seconds : 0.0, batch.mean_batch_size(),
+      100 * stack.cache_stats().hit_rate(), t.black_wins, t.white_wins, t.draws,
+      stack.generation());
+  return text;
+}
+
+int RunOffline(const pb::RunConfig& config, const Args& args) {
+  absl::StatusOr<GameDirectory> out = GameDirectory::Open(args.GetString("out"));
+  if (!out.ok()) return Fail(out.status());
+  absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack =
+      EvaluatorStack::Create(config, config.selfplay().evaluator(),
+                             args.GetString("model"), config.seed());
+  if (!stack.ok()) return Fail(stack.status());
+  std::shared_ptr<EvaluatorStack> shared = std::move(*stack);
+
+  SelfplaySettings settings = SelfplaySettingsFrom(config);
+  settings.worker_id = args.GetString("worker-id");
+  const int64_t games = args.GetInt("games");
+  SelfplayRunner runner(settings, config.selfplay().concurrent_games(),
+                        static_cast<uint64_t>(args.GetInt("seed")));
+  ProgressLine progress;
+  std::atomic<bool> done{false};
+  std::thread reporter([&] {
+    while (!done.load()) {
+      progress.Update(TallyText(runner.tally(), progress.elapsed_seconds(),
+                                *shared, games));
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
+  });
+  absl::Status status = runner.Run(
+      games, [&] { return shared; },
+      [&](const pb::GameRecord& game) { return out->Write(game); },
+      &interrupted);
+  done = true;
+  reporter.join();
+  progress.Finish(TallyText(runner.tally(), progress.elapsed_seconds(), *shared,
+                            games));
+  if (!status.ok()) return Fail(status);
+  return interrupted ? 130 : 0;
+}
+
+}  // namespace
+
+int Selfplay(const Argv& argv) {
+  Args args("selfplay",
+            "Plays self-play games. With --out DIR every finished game is "
+            "written to DIR as <uid>.game; with --trainer HOST:PORT games are "
+            "uploaded as they finish (kept in --out until acknowledged) and "
+            "the worker switches to each new model between games.");
+  args.AddString("config", "configs/tiny.textproto", "run config (text proto)");
+  args.AddInt("games", 0, 0, 1000000000, "games to play (0: until stopped)");
+  args.AddString("out", "selfplay-games", "directory for finished games");
+  args.AddString("model", "", "checkpoint to play (default: a fresh network)");
+  args.AddString("trainer", "", "trainer HOST:PORT to upload to");
+  args.AddString("token", "", "worker token for the trainer");
+  args.AddString("tls-root-cert", "", "PEM file to verify the trainer's TLS");
+  args.AddString("worker-id", "local", "worker name (letters, digits, -_.)");
+  args.AddInt("seed", 1, 0, INT64_MAX, "seed of the games' randomness");
+  if (int code = ParseOrExit(args, argv); code >= 0) return code;
+  if (!IsSafeName(args.GetString("worker-id"))) {
+    return Fail(absl::InvalidArgumentError(
+        "selfplay: --worker-id may hold only letters, digits, '-', '_', '.'"));
+  }
+  absl::StatusOr<pb::RunConfig> config = LoadRunConfig(args.GetString("config"));
+  if (!config.ok()) return Fail(config.status());
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
+  if (!args.GetString("trainer").empty()) {
+    WorkerOptions options;
+    options.trainer = {args.GetString("trainer"), args.GetString("tls-root-cert"),
+                       "", args.GetString("token")};
+    options.worker_id = args.GetString("worker-id");
+    options.pending_dir = args.GetString("out");
+    options.max_games = args.GetInt("games");
+    options.seed = static_cast<uint64_t>(args.GetInt("seed"));
+    absl::Status s = RunWorker(*config, options, &interrupted);
+    if (!s.ok()) return Fail(s);
+    return interrupted ? 130 : 0;
+  }
+  return RunOffline(*config, args);
+}
+
+int SelfplayStats(const Argv& argv) {
+  Args args("selfplay-stats", "Summarises a directory of self-play games.");
+  args.AllowPositional(1, "DIR");
+  if (int code = ParseOrExit(args, argv); code >= 0) return code;
+  if (args.positional().size() != 1) {
+    std::fprintf(stderr, "selfplay-stats: give one directory\n");
+    return 2;
+  }
+  absl::StatusOr<GameDirectory> dir = GameDirectory::Open(args.positional()[0]);
+  if (!dir.ok()) return Fail(dir.status());
+  absl::StatusOr<std::vector<std::string>> uids = dir->ListUids();
+  if (!uids.ok()) return Fail(uids.status());
+  SelfplayTally tally;
+  std::map<std::string, int64_t> openings;
+  std::map<int64_t, int64_t> generations;
+  int64_t unreadable = 0, full_searches = 0, min_plies = INT64_MAX, max_plies = 0;
+  for (const std::string& uid : *uids) {
+    absl::StatusOr<pb::GameRecord> game = dir->Read(uid);
+    if (!game.ok()) {
+      ++unreadable;
+      std::fprintf(stderr, "%s\n", std::string(game.status().message()).c_str());
+      continue;
+    }
+    tally.Add(*game);
+    const std::string family = game->opening().substr(0, game->opening().find(':'));
+    ++openings[family];
+    ++generations[game->model_generation()];
+    for (const pb::GamePly& p : game->plies()) {
+      full_searches += p.has_target() && p.target().full_search();
+    }
+    min_plies = std::min<int64_t>(min_plies, game->plies_size());
+    max_plies = std::max<int64_t>(max_plies, game->plies_size());
+  }
+  std::printf("games: %lld (unreadable %lld)\n",
+              static_cast<long long>(tally.games),
+              static_cast<long long>(unreadable));
+  if (tally.games == 0) return unreadable ? 1 : 0;
+  std::printf("results: black %lld, white %lld, draw %lld (resigned %lld)\n",
+              static_cast<long long>(tally.black_wins),
+              static_cast<long long>(tally.white_wins),
+              static_cast<long long>(tally.draws),
+              static_cast<long long>(tally.resignations));
+  std::printf("plies: %lld, mean %.1f, min %lld, max %lld\n",
+              static_cast<long long>(tally.plies),
+              static_cast<double>(tally.plies) / tally.games,
+              static_cast<long long>(min_plies), static_cast<long long>(max_plies));
+  std::printf("training positions: %lld (full searches %lld)\n",
+              static_cast<long long>(tally.searched_plies),
+              static_cast<long long>(full_searches));
+  std::printf("no-resign games that would have resigned: %lld, of which the "
+              "side did not lose: %lld\n",
+              static_cast<long long>(tally.would_resign_games),
+              static_cast<long long>(tally.false_resignations));
+  std::printf("openings:");
+  for (const auto& [name, n] : openings) {
+    std::printf(" %s %lld", name.c_str(), static_cast<long long>(n));
+  }
+  std::printf("\nmodel generations:");
+  for (const auto& [gen, n] : generations) {
+    std::printf(" %lld:%lld", static_cast<long long>(gen), static_cast<long long>(n));
+  }
+  std::printf("\n");
+  return unreadable ? 1 : 0;
+}
+
+}  // namespace renju::commands
