@@ -262,6 +262,9 @@ void PlayFullGame(Variant variant, int size) {
   GomocupClientOptions black_options;
   black_options.argv = {bin + "/renju", "gomocup", "--seed", "1"};
   black_options.turn_time_ms = 500;
+  // Start-up (loading LibTorch) is not under test: on a loaded machine it
+  // can take several seconds before the first answer.
+  black_options.command_timeout_ms = 30000;
   GomocupClientOptions white_options = black_options;
   white_options.argv = {bin + "/pbrain-renju", "--seed", "2"};
   std::unique_ptr<GomocupClient> black = LaunchOrDie(black_options);
