@@ -53,11 +53,11 @@ absl::Status SelfplayRunner::PlayGames(int thread, int64_t max_games,
     if (max_games > 0 && index >= max_games) return absl::OkStatus();
     // One stream per game: the same seed replays the same games.
     Random rng(seed_, static_cast<uint64_t>(index));
-    std::shared_ptr<EvaluatorStack> stack = evaluators();
+    const GameModel model = evaluators();
     SelfplaySettings settings = settings_;
-    settings.model_generation = stack->generation();
+    settings.model_generation = model.generation;
     absl::StatusOr<pb::GameRecord> game =
-        PlaySelfplayGame(settings, stack->evaluator(), rng,
+        PlaySelfplayGame(settings, *model.evaluator, rng,
                          absl::StrCat(uid_prefix_, index), stop);
     if (!game.ok()) {
       if (absl::IsCancelled(game.status())) return absl::OkStatus();

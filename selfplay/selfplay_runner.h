@@ -35,10 +35,26 @@ struct SelfplayTally {
   void Add(const pb::GameRecord& game);
 };
 
+// What plays one game: an evaluator, kept alive for the game, and the model
+// generation the game records.
+struct GameModel {
+  GameModel(std::shared_ptr<Evaluator> evaluator, int64_t generation)
+      : evaluator(std::move(evaluator)), generation(generation) {}
+  // A local stack's outermost evaluator and generation. Implicit, so that
+  // sources returning stacks convert.
+  GameModel(std::shared_ptr<EvaluatorStack> stack)  // NOLINT
+      : evaluator(stack, &stack->evaluator()),
+        generation(stack->generation()) {}
+
+  std::shared_ptr<Evaluator> evaluator;
+  int64_t generation = 0;
+};
+
 class SelfplayRunner {
  public:
-  // Returns the model to use for the next game (never null).
-  using EvaluatorSource = std::function<std::shared_ptr<EvaluatorStack>()>;
+  // Returns the model to use for the next game (never null): a local
+  // EvaluatorStack, or e.g. a remote evaluator.
+  using EvaluatorSource = std::function<GameModel()>;
   // Receives each finished game; called from game threads, one at a time.
   // An error stops the run.
   using GameSink = std::function<absl::Status(const pb::GameRecord&)>;

@@ -205,14 +205,18 @@ absl::Status Worker::Run(const std::atomic<bool>* external_stop) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   });
-  absl::Status status = LoadFirstModel();
+  // With an evaluator of the caller's, the trainer only receives games.
+  const bool own_models = !options_.evaluators;
+  absl::Status status = own_models ? LoadFirstModel() : absl::OkStatus();
   if (!status.ok()) {
     stop_ = true;
     stop_watch.join();
     return absl::IsCancelled(status) ? absl::OkStatus() : status;
   }
   std::thread uploader([&] { UploadLoop(); });
-  std::thread poller([&] { PollModels(); });
+  std::thread poller([&] {
+    if (own_models) PollModels();
+  });
 
   SelfplaySettings settings = SelfplaySettingsFrom(config_);
   settings.worker_id = options_.worker_id;
@@ -226,12 +230,15 @@ absl::Status Worker::Run(const std::atomic<bool>* external_stop) {
           "%s: games %d (delivered %d) | black %d white %d draw %d | batch "
           "%.1f | gen %d",
           options_.worker_id, t.games, delivered_.load(), t.black_wins,
-          t.white_wins, t.draws, stack->batch_stats().mean_batch_size(),
-          stack->generation());
+          t.white_wins, t.draws,
+          stack ? stack->batch_stats().mean_batch_size() : 0.0,
+          stack ? stack->generation() : options_.evaluators().generation);
     }
   });
   status = runner.Run(
-      options_.max_games, [&] { return current(); },
+      options_.max_games,
+      own_models ? SelfplayRunner::EvaluatorSource([&] { return current(); })
+                 : options_.evaluators,
       [&](const pb::GameRecord& game) {
         ++finished_;
         return pending_.Write(game);

@@ -16,6 +16,7 @@
 #include "absl/status/status.h"
 #include "proto/config.pb.h"
 #include "selfplay/rpc.h"
+#include "selfplay/selfplay_runner.h"
 
 namespace renju {
 
@@ -28,6 +29,9 @@ struct WorkerOptions {
   // Stop after this many games have been played and delivered (0: never).
   int64_t max_games = 0;
   uint64_t seed = 1;
+  // When set, games are played with what this returns (e.g. an inference
+  // server's network through a RemoteEvaluator) and no models are fetched.
+  SelfplayRunner::EvaluatorSource evaluators;
 };
 
 absl::Status RunWorker(const pb::RunConfig& config, const WorkerOptions& options,

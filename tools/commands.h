@@ -17,6 +17,8 @@ int Replay(const Argv& args);     // replay_command.cc
 int Selfplay(const Argv& args);       // selfplay_command.cc
 int SelfplayStats(const Argv& args);  // selfplay_command.cc
 int Gomocup(const Argv& args);    // gomocup_command.cc
+int Serve(const Argv& args);      // serve_command.cc
+int Suggest(const Argv& args);    // suggest_command.cc
 bool IsGomocupProgramName(const char* argv0);  // gomocup_command.cc: pbrain-*
 
 }  // namespace renju::commands

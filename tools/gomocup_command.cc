@@ -11,21 +11,27 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "selfplay/config.h"
 #include "tools/command_util.h"
 #include "tools/gomocup_protocol.h"
+#include "tools/search_brain.h"
 
 namespace renju::commands {
 namespace {
 
-// The players this binary can field. The search + network brain joins here.
+// The players this binary can field.
 absl::StatusOr<std::unique_ptr<GomocupBrain>> MakeBrain(const Args& args) {
   const std::string name = args.GetString("brain");
-  if (name == "tactical") {
-    return std::make_unique<TacticalBrain>(
-        static_cast<uint64_t>(args.GetInt("seed")));
+  const uint64_t seed = static_cast<uint64_t>(args.GetInt("seed"));
+  if (name == "tactical") return std::make_unique<TacticalBrain>(seed);
+  if (name == "search") {
+    absl::StatusOr<pb::RunConfig> config =
+        LoadRunConfig(args.GetString("config"));
+    if (!config.ok()) return config.status();
+    return MakeSearchBrain(*config, args.GetString("model"), seed);
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("--brain: unknown brain '", name, "' (expected tactical)"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--brain: unknown brain '", name, "' (expected tactical or search)"));
 }
 
 bool WriteLine(absl::string_view line) {
@@ -50,7 +56,13 @@ int Gomocup(const Argv& argv) {
             "stderr.");
   args.AddString("brain", "tactical",
                  "who chooses the moves: tactical (win, block, good shape; "
-                 "no search)");
+                 "no search) or search (MCTS with the network)");
+  args.AddString("model", "",
+                 "--brain search: checkpoint to play (default: a fresh, "
+                 "weak network)");
+  args.AddString("config", "configs/tiny.textproto",
+                 "--brain search: run config; its server search and "
+                 "evaluator settings apply");
   args.AddString("rule", "freestyle",
                  "renju, standard or freestyle until the manager sends INFO "
                  "rule");

@@ -26,6 +26,10 @@ constexpr Command kCommands[] = {
      "summarise a folder of self-play games"},
     {"gomocup", renju::commands::Gomocup,
      "play through the Gomocup (Piskvork) protocol on stdin/stdout"},
+    {"serve", renju::commands::Serve,
+     "serve a model over gRPC: Suggest (search), Evaluate, ListModels"},
+    {"suggest", renju::commands::Suggest,
+     "ask an inference server for the best move of a position"},
 };
 
 void PrintHelp() {

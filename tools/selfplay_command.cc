@@ -6,6 +6,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 #include <thread>
 
 #include "absl/strings/str_format.h"
@@ -13,6 +14,7 @@
 #include "selfplay/config.h"
 #include "selfplay/evaluator_stack.h"
 #include "selfplay/game_directory.h"
+#include "selfplay/remote_evaluator.h"
 #include "selfplay/selfplay_runner.h"
 #include "tools/command_util.h"
 #include "tools/progress.h"
@@ -25,9 +27,11 @@ std::atomic<bool> interrupted{false};
 
 void OnSignal(int) { interrupted = true; }
 
+// The evaluator's part of a progress line, given the seconds so far.
+using EvaluatorText = std::function<std::string(double seconds)>;
+
 std::string TallyText(const SelfplayTally& t, double seconds,
-                      const EvaluatorStack& stack, int64_t target) {
-  const BatchedEvaluatorStats batch = stack.batch_stats();
+                      const EvaluatorText& evaluator, int64_t target) {
   std::string text = absl::StrFormat(
       "games %d", t.games);
   if (target > 0) {
@@ -39,24 +43,69 @@ std::string TallyText(const SelfplayTally& t, double seconds,
     }
   }
   absl::StrAppendFormat(
-      &text,
-      " | %.1f games/min | %.0f pos/s | batch %.1f | cache %.0f%% | "
-      "black %d white %d draw %d | gen %d",
-      seconds > 0 ? 60.0 * t.games / seconds : 0.0,
-      seconds > 0 ? batch.positions / seconds : 0.0, batch.mean_batch_size(),
-      100 * stack.cache_stats().hit_rate(), t.black_wins, t.white_wins, t.draws,
-      stack.generation());
+      &text, " | %.1f games/min | %s | black %d white %d draw %d",
+      seconds > 0 ? 60.0 * t.games / seconds : 0.0, evaluator(seconds),
+      t.black_wins, t.white_wins, t.draws);
   return text;
+}
+
+EvaluatorText StackText(std::shared_ptr<EvaluatorStack> stack) {
+  return [stack](double seconds) {
+    const BatchedEvaluatorStats batch = stack->batch_stats();
+    return absl::StrFormat(
+        "%.0f pos/s | batch %.1f | cache %.0f%% | gen %d",
+        seconds > 0 ? batch.positions / seconds : 0.0, batch.mean_batch_size(),
+        100 * stack->cache_stats().hit_rate(), stack->generation());
+  };
+}
+
+EvaluatorText RemoteText(std::shared_ptr<RemoteEvaluator> remote) {
+  return [remote](double seconds) {
+    const RemoteEvaluatorStats stats = remote->stats();
+    return absl::StrFormat(
+        "%.0f pos/s | remote batch %.1f | failed rpcs %d | gen %d",
+        seconds > 0 ? stats.positions / seconds : 0.0, stats.mean_batch_size(),
+        stats.failed_rpcs, remote->generation());
+  };
+}
+
+// --evaluator HOST:PORT: the inference server's network, batched per RPC as
+// the local evaluator would batch its forwards.
+absl::StatusOr<std::shared_ptr<RemoteEvaluator>> ConnectEvaluator(
+    const pb::RunConfig& config, const Args& args) {
+  RemoteEvaluatorOptions options;
+  options.channel = {args.GetString("evaluator"),
+                     args.GetString("evaluator-tls-root-cert"), "",
+                     args.GetString("evaluator-token")};
+  options.max_batch_size = config.selfplay().evaluator().max_batch_size();
+  options.max_wait_us = config.selfplay().evaluator().max_wait_us();
+  absl::StatusOr<std::unique_ptr<RemoteEvaluator>> remote =
+      RemoteEvaluator::Create(options);
+  if (!remote.ok()) return remote.status();
+  return std::shared_ptr<RemoteEvaluator>(std::move(*remote));
 }
 
 int RunOffline(const pb::RunConfig& config, const Args& args) {
   absl::StatusOr<GameDirectory> out = GameDirectory::Open(args.GetString("out"));
   if (!out.ok()) return Fail(out.status());
-  absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack =
-      EvaluatorStack::Create(config, config.selfplay().evaluator(),
-                             args.GetString("model"), config.seed());
-  if (!stack.ok()) return Fail(stack.status());
-  std::shared_ptr<EvaluatorStack> shared = std::move(*stack);
+  SelfplayRunner::EvaluatorSource source;
+  EvaluatorText evaluator_text;
+  if (args.GetString("evaluator").empty()) {
+    absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack =
+        EvaluatorStack::Create(config, config.selfplay().evaluator(),
+                               args.GetString("model"), config.seed());
+    if (!stack.ok()) return Fail(stack.status());
+    std::shared_ptr<EvaluatorStack> shared = std::move(*stack);
+    source = [shared] { return GameModel(shared); };
+    evaluator_text = StackText(shared);
+  } else {
+    absl::StatusOr<std::shared_ptr<RemoteEvaluator>> remote =
+        ConnectEvaluator(config, args);
+    if (!remote.ok()) return Fail(remote.status());
+    std::shared_ptr<RemoteEvaluator> shared = *remote;
+    source = [shared] { return GameModel(shared, shared->generation()); };
+    evaluator_text = RemoteText(shared);
+  }
 
   SelfplaySettings settings = SelfplaySettingsFrom(config);
   settings.worker_id = args.GetString("worker-id");
@@ -68,18 +117,18 @@ int RunOffline(const pb::RunConfig& config, const Args& args) {
   std::thread reporter([&] {
     while (!done.load()) {
       progress.Update(TallyText(runner.tally(), progress.elapsed_seconds(),
-                                *shared, games));
+                                evaluator_text, games));
       std::this_thread::sleep_for(std::chrono::milliseconds(500));
     }
   });
   absl::Status status = runner.Run(
-      games, [&] { return shared; },
+      games, source,
       [&](const pb::GameRecord& game) { return out->Write(game); },
       &interrupted);
   done = true;
   reporter.join();
-  progress.Finish(TallyText(runner.tally(), progress.elapsed_seconds(), *shared,
-                            games));
+  progress.Finish(TallyText(runner.tally(), progress.elapsed_seconds(),
+                            evaluator_text, games));
   if (!status.ok()) return Fail(status);
   return interrupted ? 130 : 0;
 }
@@ -100,11 +149,22 @@ int Selfplay(const Argv& argv) {
   args.AddString("token", "", "worker token for the trainer");
   args.AddString("tls-root-cert", "", "PEM file to verify the trainer's TLS");
   args.AddString("worker-id", "local", "worker name (letters, digits, -_.)");
+  args.AddString("evaluator", "",
+                 "inference server HOST:PORT whose network evaluates "
+                 "positions (instead of a local --model)");
+  args.AddString("evaluator-token", "", "bearer token for --evaluator");
+  args.AddString("evaluator-tls-root-cert", "",
+                 "PEM file to verify --evaluator's TLS");
   args.AddInt("seed", 1, 0, INT64_MAX, "seed of the games' randomness");
   if (int code = ParseOrExit(args, argv); code >= 0) return code;
   if (!IsSafeName(args.GetString("worker-id"))) {
     return Fail(absl::InvalidArgumentError(
         "selfplay: --worker-id may hold only letters, digits, '-', '_', '.'"));
+  }
+  if (!args.GetString("evaluator").empty() && !args.GetString("model").empty()) {
+    return Fail(absl::InvalidArgumentError(
+        "selfplay: --model and --evaluator exclude each other (the server "
+        "chooses the model)"));
   }
   absl::StatusOr<pb::RunConfig> config = LoadRunConfig(args.GetString("config"));
   if (!config.ok()) return Fail(config.status());
@@ -118,6 +178,15 @@ int Selfplay(const Argv& argv) {
     options.pending_dir = args.GetString("out");
     options.max_games = args.GetInt("games");
     options.seed = static_cast<uint64_t>(args.GetInt("seed"));
+    if (!args.GetString("evaluator").empty()) {
+      absl::StatusOr<std::shared_ptr<RemoteEvaluator>> remote =
+          ConnectEvaluator(*config, args);
+      if (!remote.ok()) return Fail(remote.status());
+      std::shared_ptr<RemoteEvaluator> shared = *remote;
+      options.evaluators = [shared] {
+        return GameModel(shared, shared->generation());
+      };
+    }
     absl::Status s = RunWorker(*config, options, &interrupted);
     if (!s.ok()) return Fail(s);
     return interrupted ? 130 : 0;

@@ -1,0 +1,181 @@
+// The real `renju serve` process on port 0, asked by `renju suggest` (table
+// and JSON) and by `renju selfplay --evaluator`; and the Gomocup search
+// brain, which must not block a five on a forbidden point.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "gtest/gtest.h"
+#include "tests/tools/run_command.h"
+#include "tests/tools/serve_test_util.h"
+#include "tools/search_brain.h"
+
+namespace renju {
+namespace {
+
+// `renju serve ARGS` with stdout on a pipe; the address it prints.
+class ServeProcess {
+ public:
+  explicit ServeProcess(const std::vector<std::string>& args) {
+    int fds[2];
+    if (pipe(fds) != 0) return;
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(fds[1], STDOUT_FILENO);
+      close(fds[0]);
+      close(fds[1]);
+      std::vector<std::string> all = {std::string(RENJU_BINARY_DIR) + "/renju",
+                                      "serve"};
+      all.insert(all.end(), args.begin(), args.end());
+      std::vector<char*> argv;
+      for (std::string& a : all) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    close(fds[1]);
+    out_ = fdopen(fds[0], "r");
+    char line[512];
+    while (out_ != nullptr && std::fgets(line, sizeof(line), out_) != nullptr) {
+      const std::string text(line);
+      const std::string prefix = "listening on ";
+      if (text.rfind(prefix, 0) == 0) {
+        address_ = text.substr(prefix.size());
+        address_.erase(address_.find_last_not_of("\n") + 1);
+        break;
+      }
+    }
+  }
+
+  // SIGTERM, then the exit code.
+  int Stop() {
+    if (pid_ <= 0) return -1;
+    kill(pid_, SIGTERM);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    if (out_ != nullptr) fclose(out_);
+    out_ = nullptr;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  ~ServeProcess() { Stop(); }
+
+  const std::string& address() const { return address_; }
+
+ private:
+  pid_t pid_ = -1;
+  FILE* out_ = nullptr;
+  std::string address_;
+};
+
+class ServeCommandTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    config_ = testing::ServeConfig();
+    dir_ = testing::TestDir();
+    model_ = (dir_ / "gen3.model").string();
+    testing::WriteCheckpoint(config_, model_, 3, 33);
+    config_path_ = (dir_ / "serve.textproto").string();
+    std::ofstream(config_path_) << testing::kServeConfig;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  pb::RunConfig config_;
+  std::filesystem::path dir_;
+  std::string model_;
+  std::string config_path_;
+};
+
+TEST_F(ServeCommandTest, SuggestAndSelfplayTalkToTheRealServer) {
+  ServeProcess server(
+      {"--config", config_path_, "--model", model_, "--listen", "127.0.0.1:0"});
+  ASSERT_FALSE(server.address().empty()) << "the server did not start";
+
+  testing::CommandResult table =
+      testing::RunRenju("suggest --server " + server.address() +
+                        " --moves 'h8 h9' --visits 24 --candidates 3");
+  ASSERT_EQ(table.exit_code, 0) << table.out;
+  EXPECT_NE(table.out.find("best move: "), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("visits: 24   model generation: 3"),
+            std::string::npos)
+      << table.out;
+
+  testing::CommandResult json = testing::RunRenju(
+      "suggest --json --server " + server.address() +
+      " --moves 'g8 a1 h8 o1 i9 a15 i10 o15' --visits 16 --candidates 200");
+  ASSERT_EQ(json.exit_code, 0) << json.out;
+  const nlohmann::json answer = nlohmann::json::parse(json.out);
+  EXPECT_EQ(answer["visits"], 16);
+  EXPECT_EQ(answer["model_generation"], 3);
+  EXPECT_NE(answer["best_move"], "i8");
+  ASSERT_FALSE(answer["candidates"].empty());
+  for (const auto& c : answer["candidates"]) EXPECT_NE(c["move"], "i8");
+
+  // A bad request is reported, and the server stays up.
+  testing::CommandResult bad = testing::RunRenju(
+      "suggest --server " + server.address() + " --moves 'h8 h8' 2>&1");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.out.find("occupied"), std::string::npos) << bad.out;
+
+  // Self-play through the server's network.
+  const std::string games = (dir_ / "games").string();
+  testing::CommandResult selfplay = testing::RunRenju(
+      "selfplay --config " + config_path_ + " --evaluator " + server.address() +
+      " --games 2 --out " + games + " 2>&1");
+  EXPECT_EQ(selfplay.exit_code, 0) << selfplay.out;
+  testing::CommandResult stats = testing::RunRenju("selfplay-stats " + games);
+  EXPECT_NE(stats.out.find("games: 2"), std::string::npos) << stats.out;
+  EXPECT_NE(stats.out.find("model generations: 3:2"), std::string::npos)
+      << stats.out;
+
+  EXPECT_EQ(server.Stop(), 0);
+}
+
+TEST_F(ServeCommandTest, ServeNeedsAModelOrATrainer) {
+  testing::CommandResult neither =
+      testing::RunRenju("serve --config " + config_path_ + " 2>&1");
+  EXPECT_EQ(neither.exit_code, 1);
+  EXPECT_NE(neither.out.find("exactly one of --model"), std::string::npos)
+      << neither.out;
+}
+
+TEST_F(ServeCommandTest, SearchBrainNeverBlocksOnAForbiddenPoint) {
+  absl::StatusOr<std::unique_ptr<GomocupBrain>> brain =
+      MakeSearchBrain(config_, model_, 5);
+  ASSERT_TRUE(brain.ok()) << brain.status();
+  absl::StatusOr<Game> game =
+      GameFromPosition(testing::ForbiddenBlockPosition());
+  ASSERT_TRUE(game.ok()) << game.status();
+  const Point i8 = PointAt(testing::P("i8"), 15);
+  ASSERT_FALSE(game->IsLegal(i8));
+  MoveLimits limits;
+  limits.budget_ms = 200;
+  limits.threads = 2;
+  absl::StatusOr<Move> move = (*brain)->ChooseMove(*game, limits, nullptr);
+  ASSERT_TRUE(move.ok()) << move.status();
+  EXPECT_TRUE(game->IsLegal(move->point())) << MoveName(*move);
+
+  // A time budget is used and a stop flag ends the search at once.
+  Game open = *GameFromPosition(testing::MovesPosition({"h8", "h9"}));
+  std::atomic<bool> stop{false};
+  limits.budget_ms = 10000;
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    stop = true;
+  });
+  const auto start = std::chrono::steady_clock::now();
+  move = (*brain)->ChooseMove(open, limits, &stop);
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  stopper.join();
+  ASSERT_TRUE(move.ok()) << move.status();
+  EXPECT_TRUE(open.IsLegal(move->point()));
+  EXPECT_GE(elapsed, std::chrono::milliseconds(190));
+  EXPECT_LT(elapsed, std::chrono::milliseconds(2000));
+}
+
+}  // namespace
+}  // namespace renju

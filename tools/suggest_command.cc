@@ -1,0 +1,138 @@
+// `renju suggest --server HOST:PORT --moves "h8 h9"`: asks an inference
+// server (`renju serve`) for a move and prints its answer for people (a
+// table of candidates) or, with --json, as one JSON object.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "proto/inference.grpc.pb.h"
+#include "selfplay/game_record.h"
+#include "selfplay/rpc.h"
+#include "tools/command_util.h"
+
+namespace renju::commands {
+namespace {
+
+// A point index from the wire as a name; the server's answer is outside
+// input, so an impossible index is shown, not trusted.
+std::string MoveText(int index, int size) {
+  if (index == -1) return "pass";
+  if (index < 0 || index >= size * size) return absl::StrCat("?", index);
+  return PointName(PointAt(index, size));
+}
+
+absl::StatusOr<pb::SuggestRequest> BuildRequest(const Args& args) {
+  absl::StatusOr<Variant> variant = ParseVariant(args.GetString("rule"));
+  if (!variant.ok()) return variant.status();
+  const int size = static_cast<int>(args.GetInt("size"));
+  absl::StatusOr<std::vector<Move>> moves =
+      ParseMoveList(args.GetString("moves"), size);
+  if (!moves.ok()) return moves.status();
+  pb::SuggestRequest request;
+  pb::Position* position = request.mutable_position();
+  position->set_variant(ToProto(*variant));
+  position->set_board_size(size);
+  for (Move m : *moves) position->add_moves(MoveIndex(m, size));
+  request.set_visits(static_cast<int32_t>(args.GetInt("visits")));
+  request.set_time_ms(static_cast<int32_t>(args.GetInt("time-ms")));
+  request.set_num_candidates(static_cast<int32_t>(args.GetInt("candidates")));
+  return request;
+}
+
+std::string PvText(const pb::SuggestResponse& r, int size) {
+  std::vector<std::string> moves;
+  for (int m : r.principal_variation()) moves.push_back(MoveText(m, size));
+  return absl::StrJoin(moves, " ");
+}
+
+std::string HumanText(const pb::SuggestResponse& r, int size) {
+  std::string out = absl::StrFormat(
+      "best move: %s   (win %.3f, draw %.3f, loss %.3f for the side to move)\n",
+      MoveText(r.best_move(), size), r.win(), r.draw(), r.loss());
+  if (!r.decided_by().empty()) {
+    absl::StrAppend(&out, "decided by: ", r.decided_by(), "\n");
+  }
+  absl::StrAppend(&out, "pv: ", PvText(r, size), "\n");
+  absl::StrAppendFormat(&out, "visits: %d   model generation: %d\n\n",
+                        r.visits(), r.model_generation());
+  absl::StrAppendFormat(&out, "%-5s %8s %7s %7s %7s %7s\n", "move", "visits",
+                        "prior", "win", "draw", "loss");
+  for (const pb::Candidate& c : r.candidates()) {
+    absl::StrAppendFormat(&out, "%-5s %8d %7.3f %7.3f %7.3f %7.3f\n",
+                          MoveText(c.move(), size), c.visits(), c.prior(),
+                          c.win(), c.draw(), c.loss());
+  }
+  return out;
+}
+
+std::string JsonText(const pb::SuggestResponse& r, int size) {
+  nlohmann::json candidates = nlohmann::json::array();
+  for (const pb::Candidate& c : r.candidates()) {
+    candidates.push_back({{"move", MoveText(c.move(), size)},
+                          {"visits", c.visits()},
+                          {"prior", c.prior()},
+                          {"win", c.win()},
+                          {"draw", c.draw()},
+                          {"loss", c.loss()}});
+  }
+  nlohmann::json pv = nlohmann::json::array();
+  for (int m : r.principal_variation()) pv.push_back(MoveText(m, size));
+  const nlohmann::json out = {{"best_move", MoveText(r.best_move(), size)},
+                              {"win", r.win()},
+                              {"draw", r.draw()},
+                              {"loss", r.loss()},
+                              {"pv", pv},
+                              {"visits", r.visits()},
+                              {"model_generation", r.model_generation()},
+                              {"decided_by", r.decided_by()},
+                              {"candidates", candidates}};
+  return out.dump() + "\n";
+}
+
+}  // namespace
+
+int Suggest(const Argv& argv) {
+  Args args("suggest",
+            "Asks an inference server (renju serve) for the best move of a "
+            "position and prints the candidates it searched.");
+  args.AddString("server", "127.0.0.1:50052", "inference server HOST:PORT");
+  args.AddString("moves", "", "moves in play order, e.g. \"h8 h9 i10\"");
+  args.AddString("rule", "renju", "renju, standard or freestyle");
+  args.AddInt("size", 15, 5, 20, "board size");
+  args.AddInt("visits", 0, 0, 10000000,
+              "visit budget (0 with --time-ms 0: the server's default)");
+  args.AddInt("time-ms", 0, 0, 3600000, "time budget in milliseconds");
+  args.AddInt("candidates", 5, 1, 225, "candidate moves to show");
+  args.AddInt("deadline-ms", 60000, 1, 86400000,
+              "how long to wait for the answer");
+  args.AddBool("json", "print one JSON object instead of a table");
+  args.AddString("token", "", "bearer token the server requires");
+  args.AddString("tls-root-cert", "", "PEM file to verify the server's TLS");
+  if (int code = ParseOrExit(args, argv); code >= 0) return code;
+
+  absl::StatusOr<pb::SuggestRequest> request = BuildRequest(args);
+  if (!request.ok()) return Fail(request.status());
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
+      MakeChannel({args.GetString("server"), args.GetString("tls-root-cert"),
+                   "", args.GetString("token")});
+  if (!channel.ok()) return Fail(channel.status());
+  std::unique_ptr<pb::Inference::Stub> stub = pb::Inference::NewStub(*channel);
+  grpc::ClientContext context;
+  PrepareContext(context, args.GetString("token"), args.GetInt("deadline-ms"));
+  pb::SuggestResponse response;
+  const grpc::Status status = stub->Suggest(&context, *request, &response);
+  if (!status.ok()) {
+    return Fail(ToAbsl(
+        status, absl::StrCat("Suggest from ", args.GetString("server"))));
+  }
+  const int size = static_cast<int>(args.GetInt("size"));
+  const std::string text = args.GetBool("json") ? JsonText(response, size)
+                                                : HumanText(response, size);
+  std::fputs(text.c_str(), stdout);
+  return 0;
+}
+
+}  // namespace renju::commands
