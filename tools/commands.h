@@ -12,6 +12,7 @@ namespace renju::commands {
 using Argv = std::vector<std::string>;
 
 int Show(const Argv& args);       // show_command.cc
+int Arena(const Argv& args);      // arena_command.cc
 int Forbidden(const Argv& args);  // forbidden_command.cc
 int Replay(const Argv& args);     // replay_command.cc
 int Selfplay(const Argv& args);       // selfplay_command.cc

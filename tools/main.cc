@@ -26,6 +26,8 @@ constexpr Command kCommands[] = {
      "summarise a folder of self-play games"},
     {"gomocup", renju::commands::Gomocup,
      "play through the Gomocup (Piskvork) protocol on stdin/stdout"},
+    {"arena", renju::commands::Arena,
+     "play a match between models, Gomocup engines or a random mover"},
     {"serve", renju::commands::Serve,
      "serve a model over gRPC: Suggest (search), Evaluate, ListModels"},
     {"suggest", renju::commands::Suggest,

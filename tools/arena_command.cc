@@ -1,0 +1,254 @@
+// `renju arena`: a match between two players, each a model checkpoint with
+// search (model:PATH), an external Gomocup engine (engine:COMMAND LINE) or
+// a random legal mover (random). Openings are the 26 canonical ones or a
+// Gomocup opening file, each played twice with colours swapped; many games
+// run at once sharing one batched evaluator per model. Prints a progress
+// line (score, Elo and interval, LLR), then a report; writes each game as
+// .game and .psq and the summary as summary.json into --out.
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "selfplay/arena.h"
+#include "selfplay/config.h"
+#include "selfplay/file_util.h"
+#include "tools/command_util.h"
+#include "tools/progress.h"
+
+namespace renju::commands {
+namespace {
+
+std::atomic<bool> interrupted{false};
+
+void OnSignal(int) { interrupted = true; }
+
+// Builds the players of a match; models with the same checkpoint share one
+// evaluator.
+class PlayerFactory {
+ public:
+  PlayerFactory(const pb::RunConfig& config, const Args& args)
+      : config_(config), args_(args) {}
+
+  absl::StatusOr<std::unique_ptr<ArenaPlayer>> Make(const std::string& spec) {
+    if (spec == "random") return std::make_unique<RandomPlayer>();
+    if (absl::StartsWith(spec, "model:")) {
+      const std::string path(absl::StripPrefix(spec, "model:"));
+      return MakeModel(path, path.empty() ? "model:fresh" : spec);
+    }
+    if (absl::StartsWith(spec, "engine:")) return MakeEngine(spec);
+    return absl::InvalidArgumentError(
+        absl::StrCat("arena: player '", spec,
+                     "' is not model:PATH, engine:COMMAND LINE or random"));
+  }
+
+ private:
+  absl::StatusOr<std::unique_ptr<ArenaPlayer>> MakeModel(
+      const std::string& path, const std::string& name) {
+    std::shared_ptr<EvaluatorStack>& stack = stacks_[path];
+    if (stack == nullptr) {
+      absl::StatusOr<std::unique_ptr<EvaluatorStack>> created =
+          EvaluatorStack::Create(config_, config_.selfplay().evaluator(), path,
+                                 static_cast<uint64_t>(args_.GetInt("seed")));
+      if (!created.ok()) {
+        return absl::Status(
+            created.status().code(),
+            absl::StrCat("arena: ", name, ": ", created.status().message()));
+      }
+      stack = std::move(*created);
+    }
+    pb::SearchConfig search = config_.arena().search();
+    if (args_.IsSet("visits")) search.set_visits(args_.GetInt("visits"));
+    if (args_.IsSet("time-ms")) search.set_time_ms(args_.GetInt("time-ms"));
+    const SearchParams params = ToSearchParams(search);
+    if (absl::Status s = params.Validate(); !s.ok()) return s;
+    return std::make_unique<ModelPlayer>(name, stack, params);
+  }
+
+  absl::StatusOr<std::unique_ptr<ArenaPlayer>> MakeEngine(
+      const std::string& spec) {
+    GomocupClientOptions options;
+    options.argv = absl::StrSplit(absl::StripPrefix(spec, "engine:"), ' ',
+                                  absl::SkipWhitespace());
+    if (options.argv.empty()) {
+      return absl::InvalidArgumentError("arena: engine: needs a command line");
+    }
+    options.turn_time_ms = args_.GetInt("engine-turn-ms");
+    if (options.turn_time_ms == 0) {
+      const int64_t time_ms = config_.arena().search().time_ms();
+      options.turn_time_ms = time_ms > 0 ? time_ms : 1000;
+    }
+    options.discard_stderr = !args_.GetBool("engine-stderr");
+    return std::make_unique<EnginePlayer>(spec, std::move(options));
+  }
+
+  const pb::RunConfig& config_;
+  const Args& args_;
+  std::map<std::string, std::shared_ptr<EvaluatorStack>> stacks_;
+};
+
+absl::StatusOr<std::vector<ArenaOpening>> Openings(const pb::RunConfig& config,
+                                                   const Args& args,
+                                                   uint64_t seed) {
+  const std::string source = args.GetString("openings");
+  if (source == "canonical") {
+    return CanonicalArenaOpenings(seed, config.board_size());
+  }
+  OpeningFormat format;
+  absl::StatusOr<OpeningNotation> notation =
+      ParseOpeningNotation(args.GetString("notation"));
+  if (!notation.ok()) return notation.status();
+  format.notation = *notation;
+  const std::string rows = args.GetString("pos-rows");
+  if (rows != "top" && rows != "bottom") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("arena: --pos-rows '", rows, "' must be top or bottom"));
+  }
+  format.pos_rows = rows == "top" ? PosRows::kFromTop : PosRows::kFromBottom;
+  format.variant = VariantOf(config);
+  format.size = config.board_size();
+  return ArenaOpeningsFromFile(source, format);
+}
+
+// "" = no SPRT; "config" = the config's; "elo0,elo1" with its alpha, beta.
+absl::StatusOr<std::optional<SprtParams>> Sprt(const pb::RunConfig& config,
+                                               const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  SprtParams sprt;
+  sprt.elo0 = config.arena().sprt_elo0();
+  sprt.elo1 = config.arena().sprt_elo1();
+  sprt.alpha = config.arena().sprt_alpha();
+  sprt.beta = config.arena().sprt_beta();
+  if (text != "config") {
+    const std::vector<std::string> parts = absl::StrSplit(text, ',');
+    if (parts.size() != 2 || !absl::SimpleAtod(parts[0], &sprt.elo0) ||
+        !absl::SimpleAtod(parts[1], &sprt.elo1)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("arena: --sprt '", text,
+                       "' must be ELO0,ELO1 (e.g. 0,35) or config"));
+    }
+  }
+  if (absl::Status s = sprt.Validate(); !s.ok()) return s;
+  return sprt;
+}
+
+absl::StatusOr<ArenaOptions> MatchOptions(const pb::RunConfig& config,
+                                          const Args& args) {
+  ArenaOptions options;
+  options.seed = static_cast<uint64_t>(args.GetInt("seed"));
+  options.variant = VariantOf(config);
+  options.board_size = config.board_size();
+  absl::StatusOr<std::vector<ArenaOpening>> openings =
+      Openings(config, args, options.seed);
+  if (!openings.ok()) return openings.status();
+  options.openings = *std::move(openings);
+  options.max_games =
+      args.IsSet("games") ? args.GetInt("games") : config.arena().games();
+  options.concurrent_games = static_cast<int>(
+      args.IsSet("concurrent") ? args.GetInt("concurrent")
+                               : config.arena().concurrent_games());
+  options.max_plies =
+      static_cast<int>(args.IsSet("max-plies") ? args.GetInt("max-plies")
+                                               : config.selfplay().max_plies());
+  absl::StatusOr<std::optional<SprtParams>> sprt =
+      Sprt(config, args.GetString("sprt"));
+  if (!sprt.ok()) return sprt.status();
+  options.sprt = *sprt;
+  options.out_dir = args.GetString("out");
+  if (absl::Status s = options.Validate(); !s.ok()) return s;
+  return options;
+}
+
+int RunMatch(const pb::RunConfig& config, const Args& args) {
+  absl::StatusOr<ArenaOptions> options = MatchOptions(config, args);
+  if (!options.ok()) return Fail(options.status());
+  PlayerFactory factory(config, args);
+  absl::StatusOr<std::unique_ptr<ArenaPlayer>> a =
+      factory.Make(args.GetString("a"));
+  if (!a.ok()) return Fail(a.status());
+  absl::StatusOr<std::unique_ptr<ArenaPlayer>> b =
+      factory.Make(args.GetString("b"));
+  if (!b.ok()) return Fail(b.status());
+
+  ProgressLine progress;
+  ArenaCallbacks callbacks;
+  callbacks.on_pair = [&](const ArenaSummary& s) {
+    progress.Update(absl::StrCat(ArenaProgressLine(s), " | ",
+                                 FormatDuration(progress.elapsed_seconds())));
+  };
+  absl::StatusOr<ArenaSummary> summary =
+      RunArenaMatch(*options, **a, **b, callbacks, &interrupted);
+  if (!summary.ok()) return Fail(summary.status());
+  progress.Finish(ArenaProgressLine(*summary));
+  std::printf("%s", ArenaReport(*summary).c_str());
+  if (!options->out_dir.empty()) {
+    const std::string path =
+        (std::filesystem::path(options->out_dir) / "summary.json").string();
+    if (absl::Status s = WriteFileAtomically(path, ArenaSummaryJson(*summary));
+        !s.ok()) {
+      return Fail(s);
+    }
+    std::printf("games and summary.json in %s\n", options->out_dir.c_str());
+  }
+  return summary->stop_reason == "interrupted" ? 130 : 0;
+}
+
+}  // namespace
+
+int Arena(const Argv& argv) {
+  Args args("arena",
+            "Plays a match between two players: model:PATH (a checkpoint; "
+            "an empty PATH is a fresh network), engine:COMMAND LINE (a "
+            "Gomocup engine) or random. Each opening is played twice with "
+            "colours swapped; results are W/D/L by colour, Elo with a 95% "
+            "interval over game pairs, and an optional SPRT.");
+  args.AddString("config", "configs/tiny.textproto",
+                 "run config: network shape, arena.search, evaluator");
+  args.AddString("a", "", "player A (Elo is A minus B)");
+  args.AddString("b", "", "player B");
+  args.AddInt("games", 0, 2, 1000000, "games, even (default arena.games)");
+  args.AddInt("concurrent", 0, 1, 4096,
+              "games at once (default arena.concurrent_games)");
+  args.AddString("openings", "canonical", "canonical, or an opening file");
+  args.AddString("notation", "offset", "opening file notation: offset or pos");
+  args.AddString("pos-rows", "top",
+                 "pos notation: numbers count rows from the top or bottom");
+  args.AddString("sprt", "",
+                 "ELO0,ELO1 (alpha, beta from the config), config, or empty "
+                 "for none");
+  args.AddInt("visits", 0, 0, 10000000,
+              "model visits per move (default "
+              "arena.search.visits)");
+  args.AddInt("time-ms", 0, 0, 3600000,
+              "model time per move (default "
+              "arena.search.time_ms)");
+  args.AddInt("engine-turn-ms", 0, 0, 3600000,
+              "engine time per move (0: arena.search.time_ms, else 1000)");
+  args.AddBool("engine-stderr", "show the engines' stderr");
+  args.AddInt("max-plies", 0, 1, 1000,
+              "move cap, a draw (default selfplay.max_plies)");
+  args.AddString("out", "arena-games",
+                 "folder for games and summary.json "
+                 "(empty: keep nothing)");
+  args.AddInt("seed", 1, 0, INT64_MAX, "seed of openings and move choice");
+  if (int code = ParseOrExit(args, argv); code >= 0) return code;
+  if (args.GetString("a").empty() || args.GetString("b").empty()) {
+    std::fprintf(stderr, "arena: give both players, --a and --b\n%s",
+                 args.Usage().c_str());
+    return 2;
+  }
+  absl::StatusOr<pb::RunConfig> config =
+      LoadRunConfig(args.GetString("config"));
+  if (!config.ok()) return Fail(config.status());
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
+  return RunMatch(*config, args);
+}
+
+}  // namespace renju::commands

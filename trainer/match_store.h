@@ -1,0 +1,68 @@
+// Results of matches between generations, kept in the trainer's SQLite
+// file beside the games and the model registry (a table of its own,
+// `matches`, created on open), so the ratings (ratings.h) can be
+// recomputed from every match ever played, after restarts too.
+// Thread-safe: one connection behind a mutex.
+#ifndef RENJU_TRAINER_MATCH_STORE_H_
+#define RENJU_TRAINER_MATCH_STORE_H_
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "selfplay/arena_summary.h"
+#include "trainer/sqlite_db.h"
+
+namespace renju {
+
+// One match from generation_a's view.
+struct MatchResult {
+  int64_t id = 0;  // assigned by AddMatch, from 1
+  int64_t generation_a = 0;
+  int64_t generation_b = 0;
+  int64_t wins = 0;
+  int64_t draws = 0;
+  int64_t losses = 0;
+  std::array<int64_t, 5> pentanomial{};
+  double elo = 0;  // the match's own estimate, A minus B
+  double elo_error = 0;
+  std::string decision;  // SPRT: "continue", "H0", "H1"; empty without
+  std::string summary_json;
+  int64_t finished_unix_ms = 0;
+
+  int64_t games() const { return wins + draws + losses; }
+};
+
+// The result of an arena match between two generations.
+MatchResult MatchResultFromSummary(const ArenaSummary& summary,
+                                   int64_t generation_a, int64_t generation_b,
+                                   int64_t finished_unix_ms);
+
+class MatchStore {
+ public:
+  // Opens (creating if needed) the table in the SQLite file at `path`,
+  // which may be the GameStore's.
+  static absl::StatusOr<std::unique_ptr<MatchStore>> Open(
+      const std::string& path);
+
+  // Stores the match and returns its id. Errors: negative counts or
+  // generations, a match of a generation against itself, SQLite failures.
+  absl::StatusOr<int64_t> AddMatch(const MatchResult& match);
+  // Every stored match, oldest first.
+  absl::StatusOr<std::vector<MatchResult>> Matches();
+
+ private:
+  explicit MatchStore(std::unique_ptr<SqliteDb> db) : db_(std::move(db)) {}
+
+  absl::Mutex mutex_;
+  std::unique_ptr<SqliteDb> db_ ABSL_GUARDED_BY(mutex_);
+};
+
+}  // namespace renju
+
+#endif  // RENJU_TRAINER_MATCH_STORE_H_

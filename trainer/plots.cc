@@ -1,0 +1,308 @@
+#include "trainer/plots.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <thread>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "selfplay/file_util.h"
+
+extern char** environ;
+
+namespace renju {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A path inside a single-quoted gnuplot string, where '' is a quote.
+std::string Quoted(const fs::path& path) {
+  std::string out = "'";
+  for (char c : path.string())
+    out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+absl::StatusOr<LossRow> ParseLossRow(absl::string_view line,
+                                     const std::string& where) {
+  const std::vector<absl::string_view> fields = absl::StrSplit(line, ',');
+  if (fields.size() != 6) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": expected 6 comma-separated fields (",
+                     kLossCsvHeader, "), found ", fields.size()));
+  }
+  LossRow row;
+  double* doubles[] = {&row.policy_loss, &row.value_loss, &row.policy_entropy,
+                       &row.lr};
+  bool ok = absl::SimpleAtoi(fields[0], &row.step) &&
+            absl::SimpleAtoi(fields[1], &row.unix_ms);
+  for (int i = 0; i < 4 && ok; ++i)
+    ok = absl::SimpleAtod(fields[2 + i], doubles[i]);
+  if (!ok) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, ": '", line, "' is not numbers (", kLossCsvHeader, ")"));
+  }
+  return row;
+}
+
+std::string EloData(const RatingTable& table) {
+  std::string data = "# generation elo elo_error\n";
+  for (const Rating& r : table.ratings) {
+    absl::StrAppendFormat(&data, "%d %.3f %.3f\n", r.generation, r.elo,
+                          r.elo_error);
+  }
+  return data;
+}
+
+// Hours since the first model with a creation time; empty without any.
+std::string EloTimeData(const RatingTable& table) {
+  int64_t first = 0;
+  for (const Rating& r : table.ratings) {
+    if (r.created_unix_ms > 0 && (first == 0 || r.created_unix_ms < first)) {
+      first = r.created_unix_ms;
+    }
+  }
+  std::string data;
+  for (const Rating& r : table.ratings) {
+    if (r.created_unix_ms <= 0) continue;
+    absl::StrAppendFormat(&data, "%.5f %.3f %.3f %d\n",
+                          (r.created_unix_ms - first) / 3.6e6, r.elo,
+                          r.elo_error, r.generation);
+  }
+  return data.empty() ? data : "# hours elo elo_error generation\n" + data;
+}
+
+std::string LossData(const std::vector<LossRow>& rows) {
+  std::string data =
+      "# step unix_ms policy_loss value_loss policy_entropy lr\n";
+  for (const LossRow& r : rows) {
+    absl::StrAppendFormat(&data, "%d %d %.6g %.6g %.6g %.6g\n", r.step,
+                          r.unix_ms, r.policy_loss, r.value_loss,
+                          r.policy_entropy, r.lr);
+  }
+  return data;
+}
+
+std::string ScriptHeader(const PlotOptions& options) {
+  return absl::StrFormat(
+      "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+      "  set terminal pngcairo size %d,%d\n"
+      "} else {\n"
+      "  set terminal png size %d,%d\n"
+      "}\n"
+      "set grid\nset offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n",
+      options.width, options.height, options.width, options.height);
+}
+
+// Whole generations on the x axis, about ten tics at most.
+std::string GenerationTics(const RatingTable& table) {
+  int64_t last = 0;
+  for (const Rating& r : table.ratings) last = std::max(last, r.generation);
+  return absl::StrCat("set xtics ", std::max<int64_t>(1, (last + 9) / 10),
+                      "\n");
+}
+
+std::string EloScript(const fs::path& data, const fs::path& png, bool time,
+                      const std::string& xtics) {
+  return absl::StrCat(
+      "set output ", Quoted(png), "\n", xtics, "set key top left box opaque\n",
+      "set title 'Elo ", time ? "by training time" : "by generation",
+      " (generation 0 = 0, 95% intervals)'\n", "set xlabel '",
+      time ? "training time (hours)" : "generation", "'\n",
+      "set ylabel 'Elo'\n", "plot ", Quoted(data),
+      " using 1:2:3 with yerrorlines lw 2 pt 7 ", "title 'Elo'\n");
+}
+
+std::string LossScript(const fs::path& data, const fs::path& png) {
+  return absl::StrCat(
+      "set output ", Quoted(png), "\n", "set xtics autofreq\n",
+      "set key top right box opaque\n",
+      "set multiplot layout 2,1 title 'Training'\n",
+      "set title ''\nset xlabel 'step'\nset ylabel 'nats'\n", "plot ",
+      Quoted(data), " using 1:3 with lines lw 2 title 'policy loss', ",
+      "'' using 1:4 with lines lw 2 title 'value loss', ",
+      "'' using 1:5 with lines lw 2 title 'policy entropy'\n",
+      "set ylabel 'learning rate'\n", "plot ", Quoted(data),
+      " using 1:6 with lines lw 2 title 'lr'\n", "unset multiplot\n");
+}
+
+// What one gnuplot run draws: the data files and the script (path and
+// contents), and the PNGs it makes (names in the output folder).
+struct PlotJob {
+  std::vector<std::pair<fs::path, std::string>> files;
+  std::vector<std::string> pngs;
+};
+
+PlotJob PreparePlots(const fs::path& out, const RatingTable& ratings,
+                     const std::vector<LossRow>& losses,
+                     const PlotOptions& options) {
+  const fs::path data = out / "plot_data";
+  PlotJob job;
+  std::string script = ScriptHeader(options);
+  job.files.push_back({data / "elo.dat", EloData(ratings)});
+  script += EloScript(data / "elo.dat", out / "elo.png.tmp", false,
+                      GenerationTics(ratings));
+  job.pngs.push_back("elo.png");
+  const std::string time_data = EloTimeData(ratings);
+  if (!time_data.empty()) {
+    job.files.push_back({data / "elo_time.dat", time_data});
+    script += EloScript(data / "elo_time.dat", out / "elo_time.png.tmp", true,
+                        "set xtics autofreq\n");
+    job.pngs.push_back("elo_time.png");
+  }
+  if (!losses.empty()) {
+    job.files.push_back({data / "loss.dat", LossData(losses)});
+    script += LossScript(data / "loss.dat", out / "loss.png.tmp");
+    job.pngs.push_back("loss.png");
+  }
+  script += "set output\n";
+  job.files.push_back({data / "plots.gp", script});
+  return job;
+}
+
+// Reaps `pid` into `status`, killing it after `timeout_ms`.
+absl::Status WaitForExit(pid_t pid, int64_t timeout_ms, int& status) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  for (;;) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) return absl::OkStatus();
+    if (done < 0 && errno != EINTR) {
+      return absl::InternalError(
+          absl::StrCat("plots: waitpid: ", std::strerror(errno)));
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return absl::DeadlineExceededError(
+          absl::StrCat("plots: gnuplot took more than ", timeout_ms, " ms"));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+// Runs `gnuplot script` with its output in `log`; waits up to timeout_ms.
+absl::Status RunGnuplot(const PlotOptions& options, const fs::path& script,
+                        const fs::path& log) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  std::string program = options.gnuplot;
+  std::string script_arg = script.string();
+  char* argv[] = {program.data(), script_arg.data(), nullptr};
+  pid_t pid = -1;
+  const int spawned =
+      posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned == ENOENT) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("plots: '", program,
+                     "' not found in PATH; install Debian's gnuplot-nox "
+                     "(or gnuplot) package"));
+  }
+  if (spawned != 0) {
+    return absl::InternalError(absl::StrCat("plots: cannot start '", program,
+                                            "': ", std::strerror(spawned)));
+  }
+  int status = 0;
+  if (absl::Status s = WaitForExit(pid, options.timeout_ms, status); !s.ok()) {
+    return s;
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return absl::OkStatus();
+  absl::StatusOr<std::string> output = ReadFile(log.string());
+  std::string text = output.ok() ? *output : "";
+  if (text.size() > 2000) text = text.substr(text.size() - 2000);
+  return absl::InternalError(absl::StrCat(
+      "plots: gnuplot ", script.string(), " failed (",
+      WIFEXITED(status) ? absl::StrCat("exit status ", WEXITSTATUS(status))
+                        : absl::StrCat("signal ", WTERMSIG(status)),
+      "): ", text));
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<LossRow>> ReadLossCsv(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  std::vector<absl::string_view> lines = absl::StrSplit(*text, '\n');
+  // The piece after the last newline is empty, or a row being written.
+  lines.pop_back();
+  if (lines.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": empty; expected the header ", kLossCsvHeader));
+  }
+  if (absl::StripSuffix(lines[0], "\r") != kLossCsvHeader) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ":1: header '", lines[0], "', expected '", kLossCsvHeader, "'"));
+  }
+  std::vector<LossRow> rows;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    const absl::string_view line = absl::StripSuffix(lines[i], "\r");
+    if (line.empty()) continue;
+    absl::StatusOr<LossRow> row =
+        ParseLossRow(line, absl::StrCat(path, ":", i + 1));
+    if (!row.ok()) return row.status();
+    rows.push_back(*row);
+  }
+  return rows;
+}
+
+absl::StatusOr<std::vector<std::string>> WritePlots(
+    const std::string& dir, const RatingTable& ratings,
+    const std::string& loss_csv, const PlotOptions& options) {
+  std::vector<LossRow> losses;
+  if (!loss_csv.empty() && fs::exists(loss_csv)) {
+    absl::StatusOr<std::vector<LossRow>> read = ReadLossCsv(loss_csv);
+    if (!read.ok()) return read.status();
+    losses = *std::move(read);
+  }
+  const fs::path out = fs::absolute(dir);
+  const fs::path data = out / "plot_data";
+  std::error_code error;
+  fs::create_directories(data, error);
+  if (error) {
+    return absl::PermissionDeniedError(absl::StrCat(
+        "plots: cannot create ", data.string(), ": ", error.message()));
+  }
+  const PlotJob job = PreparePlots(out, ratings, losses, options);
+  for (const auto& [path, contents] : job.files) {
+    if (absl::Status s = WriteFileAtomically(path.string(), contents);
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (absl::Status s =
+          RunGnuplot(options, data / "plots.gp", data / "gnuplot.log");
+      !s.ok()) {
+    return s;
+  }
+  // Renamed only now, so a reader never sees half a PNG.
+  std::vector<std::string> written;
+  for (const std::string& png : job.pngs) {
+    fs::rename(out / (png + ".tmp"), out / png, error);
+    if (error) {
+      return absl::InternalError(absl::StrCat("plots: gnuplot did not write ",
+                                              (out / png).string(), ": ",
+                                              error.message()));
+    }
+    written.push_back((out / png).string());
+  }
+  return written;
+}
+
+}  // namespace renju
