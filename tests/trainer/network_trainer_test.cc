@@ -1,0 +1,257 @@
+// NetworkTrainer: the learning-rate schedule, the losses (policy only at
+// full searches), learning on a fixed batch, exact resume from a saved
+// training state, and export to a checkpoint inference loads.
+#include "trainer/network_trainer.h"
+
+#include <cmath>
+#include <memory>
+
+#include "gtest/gtest.h"
+#include "inference/model.h"
+#include "inference/network.h"
+#include "tests/trainer/training_test_util.h"
+
+namespace renju {
+namespace {
+
+using ::renju::testing::FixedBatch;
+using ::renju::testing::MaxDifference;
+using ::renju::testing::TempDir;
+using ::renju::testing::TestNetworkConfig;
+
+TrainingOptions CpuOptions(TrainingOptions::Optimizer optimizer =
+                               TrainingOptions::Optimizer::kSgd) {
+  TrainingOptions o;
+  o.optimizer = optimizer;
+  o.device = "cpu";
+  o.learning_rate = optimizer == TrainingOptions::Optimizer::kSgd ? 0.05 : 3e-3;
+  o.warmup_steps = 2;
+  return o;
+}
+
+std::unique_ptr<NetworkTrainer> MakeTrainer(const TrainingOptions& options,
+                                            uint64_t seed = 1) {
+  auto trainer = NetworkTrainer::Create(TestNetworkConfig(), options, seed);
+  EXPECT_TRUE(trainer.ok()) << trainer.status();
+  return trainer.ok() ? *std::move(trainer) : nullptr;
+}
+
+TEST(LearningRateTest, WarmsUpThenDecaysInSteps) {
+  TrainingOptions o;
+  o.learning_rate = 0.1;
+  o.warmup_steps = 4;
+  o.lr_decay_factor = 0.5;
+  o.lr_decay_every_steps = 10;
+  EXPECT_DOUBLE_EQ(LearningRate(o, 0), 0.025);
+  EXPECT_DOUBLE_EQ(LearningRate(o, 1), 0.05);
+  EXPECT_DOUBLE_EQ(LearningRate(o, 3), 0.1);
+  EXPECT_DOUBLE_EQ(LearningRate(o, 9), 0.1);
+  EXPECT_DOUBLE_EQ(LearningRate(o, 10), 0.05);
+  EXPECT_DOUBLE_EQ(LearningRate(o, 29), 0.025);
+  EXPECT_DOUBLE_EQ(LearningRate(o, 30), 0.0125);
+  o.warmup_steps = 0;
+  o.lr_decay_every_steps = 0;
+  EXPECT_DOUBLE_EQ(LearningRate(o, 0), 0.1);
+  EXPECT_DOUBLE_EQ(LearningRate(o, 100000), 0.1);
+}
+
+// Plain SGD (no momentum, no decay): each weight moves by exactly -lr *
+// gradient, with lr the schedule's value for that step.
+TEST(NetworkTrainerTest, StepsWithTheScheduledLearningRate) {
+  SetIntraOpThreads(1);
+  TrainingOptions o = CpuOptions();
+  o.momentum = 0;
+  o.weight_decay = 0;
+  o.learning_rate = 0.2;
+  o.warmup_steps = 4;
+  auto trainer = MakeTrainer(o);
+  ASSERT_NE(trainer, nullptr);
+  const TrainingBatch batch = FixedBatch(16, 1);
+  for (int step = 0; step < 2; ++step) {
+    torch::Tensor weight =
+        trainer->network().named_parameters()["stem_conv.weight"];
+    const torch::Tensor before = weight.detach().clone();
+    absl::StatusOr<StepStats> stats = trainer->Step(batch);
+    ASSERT_TRUE(stats.ok()) << stats.status();
+    EXPECT_EQ(stats->step, step + 1);
+    EXPECT_DOUBLE_EQ(stats->learning_rate, 0.05 * (step + 1));
+    const torch::Tensor expected = before - stats->learning_rate * weight.grad();
+    EXPECT_TRUE(torch::allclose(weight.detach(), expected, 1e-5, 1e-7));
+  }
+}
+
+TEST(NetworkTrainerTest, LearnsAFixedBatch) {
+  SetIntraOpThreads(1);
+  for (auto optimizer : {TrainingOptions::Optimizer::kSgd,
+                         TrainingOptions::Optimizer::kAdamW}) {
+    auto trainer = MakeTrainer(CpuOptions(optimizer));
+    ASSERT_NE(trainer, nullptr);
+    const TrainingBatch batch = FixedBatch(32, 2);
+    absl::StatusOr<StepStats> first = trainer->Step(batch);
+    ASSERT_TRUE(first.ok()) << first.status();
+    StepStats last;
+    for (int i = 0; i < 40; ++i) {
+      absl::StatusOr<StepStats> stats = trainer->Step(batch);
+      ASSERT_TRUE(stats.ok()) << stats.status();
+      last = *stats;
+    }
+    SCOPED_TRACE(optimizer == TrainingOptions::Optimizer::kSgd ? "sgd" : "adamw");
+    EXPECT_EQ(first->samples, 32);
+    EXPECT_GT(first->full_search_samples, 0);
+    EXPECT_LT(first->full_search_samples, 32);
+    EXPECT_LT(last.policy_loss, 0.8 * first->policy_loss);
+    EXPECT_LT(last.value_loss, 0.8 * first->value_loss);
+    EXPECT_LT(last.total_loss, first->total_loss);
+    EXPECT_LT(last.policy_entropy, first->policy_entropy);
+    // The statistics are what they claim to be.
+    EXPECT_GT(first->policy_entropy, 0);
+    EXPECT_LE(first->policy_entropy, std::log(81.0));
+    EXPECT_GE(first->value_brier, 0);
+    EXPECT_LE(first->value_brier, 2);
+    EXPECT_NEAR(last.win_predicted, last.win_observed, 0.1);
+  }
+}
+
+// Garbage policy targets at fast-search positions change nothing: their
+// policy loss has weight zero.
+TEST(NetworkTrainerTest, PolicyLossOnlyAtFullSearches) {
+  SetIntraOpThreads(1);
+  const TrainingBatch batch = FixedBatch(24, 3);
+  TrainingBatch garbage = batch;
+  const int points = batch.board_size * batch.board_size;
+  int fast = 0;
+  for (int i = 0; i < batch.size; ++i) {
+    if (batch.policy_weight[i] != 0) continue;
+    ++fast;
+    for (int j = 0; j < points; ++j) {
+      garbage.policy_target[i * points + j] = 1.0f / points;
+    }
+  }
+  ASSERT_GT(fast, 0);
+  auto a = MakeTrainer(CpuOptions());
+  auto b = MakeTrainer(CpuOptions());
+  absl::StatusOr<StepStats> sa = a->Step(batch);
+  absl::StatusOr<StepStats> sb = b->Step(garbage);
+  ASSERT_TRUE(sa.ok() && sb.ok());
+  EXPECT_EQ(sa->full_search_samples, batch.size - fast);
+  EXPECT_EQ(sa->policy_loss, sb->policy_loss);
+  EXPECT_EQ(MaxDifference(a->network(), b->network()), 0.0);
+
+  // The same garbage at a full-search position does change the step.
+  for (int i = 0; i < batch.size; ++i) garbage.policy_weight[i] = 1;
+  auto c = MakeTrainer(CpuOptions());
+  ASSERT_TRUE(c->Step(garbage).ok());
+  EXPECT_GT(MaxDifference(a->network(), c->network()), 0.0);
+}
+
+TEST(NetworkTrainerTest, RefusesABatchOfAnotherBoardSize) {
+  auto trainer = MakeTrainer(CpuOptions());
+  TrainingBatch batch;
+  batch.Reset(4, 15);
+  absl::StatusOr<StepStats> stats = trainer->Step(batch);
+  EXPECT_EQ(stats.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(trainer->step(), 0);
+}
+
+class ExactResumeTest
+    : public ::testing::TestWithParam<TrainingOptions::Optimizer> {};
+
+// Stopping after 3 steps and resuming in a fresh trainer (built from
+// another seed, so everything must come from the file) gives the very same
+// weights after 6 steps as never stopping.
+TEST_P(ExactResumeTest, BitIdenticalAfterRestart) {
+  SetIntraOpThreads(1);
+  TempDir dir;
+  const TrainingOptions options = CpuOptions(GetParam());
+  std::vector<TrainingBatch> batches;
+  for (int i = 0; i < 6; ++i) batches.push_back(FixedBatch(16, 10 + i));
+
+  auto uninterrupted = MakeTrainer(options);
+  for (const TrainingBatch& b : batches) ASSERT_TRUE(uninterrupted->Step(b).ok());
+
+  const std::string path = dir / "state.ckpt";
+  {
+    auto first = MakeTrainer(options);
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(first->Step(batches[i]).ok());
+    ASSERT_TRUE(first->SaveState(path, {{"sampler", "42"}}).ok());
+  }
+  auto resumed = MakeTrainer(options, /*seed=*/99);
+  auto extra = resumed->LoadState(path);
+  ASSERT_TRUE(extra.ok()) << extra.status();
+  EXPECT_EQ(*extra, (std::vector<std::pair<std::string, std::string>>{
+                        {"sampler", "42"}}));
+  EXPECT_EQ(resumed->step(), 3);
+  for (int i = 3; i < 6; ++i) ASSERT_TRUE(resumed->Step(batches[i]).ok());
+  EXPECT_EQ(resumed->step(), 6);
+  EXPECT_EQ(MaxDifference(uninterrupted->network(), resumed->network()), 0.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Optimizers, ExactResumeTest,
+                         ::testing::Values(TrainingOptions::Optimizer::kSgd,
+                                           TrainingOptions::Optimizer::kAdamW));
+
+TEST(NetworkTrainerTest, StateOfAnotherRunIsRefused) {
+  TempDir dir;
+  const std::string path = dir / "state.ckpt";
+  auto sgd = MakeTrainer(CpuOptions());
+  ASSERT_TRUE(sgd->SaveState(path, {}).ok());
+  EXPECT_EQ(sgd->SaveState(dir / "x", {{"step", "1"}}).code(),
+            absl::StatusCode::kInvalidArgument);  // a reserved key
+
+  auto adamw = MakeTrainer(CpuOptions(TrainingOptions::Optimizer::kAdamW));
+  absl::Status s = adamw->LoadState(path).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(s.message().find("optimizer 'sgd'"), std::string::npos) << s;
+
+  NetworkConfig wider = TestNetworkConfig();
+  wider.channels = 24;
+  auto other = NetworkTrainer::Create(wider, CpuOptions(), 1);
+  ASSERT_TRUE(other.ok());
+  s = (*other)->LoadState(path).status();
+  EXPECT_NE(s.message().find("channels=24"), std::string::npos) << s;
+
+  // A model checkpoint is not a training state.
+  ASSERT_TRUE(sgd->ExportModel(dir / "gen1.model", CheckpointInfo{}).ok());
+  s = sgd->LoadState(dir / "gen1.model").status();
+  EXPECT_NE(s.message().find("kind 'model'"), std::string::npos) << s;
+}
+
+TEST(NetworkTrainerTest, ExportsACheckpointInferenceLoads) {
+  TempDir dir;
+  auto trainer = MakeTrainer(CpuOptions());
+  const TrainingBatch batch = FixedBatch(8, 4);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(trainer->Step(batch).ok());
+  CheckpointInfo info;
+  info.generation = 3;
+  info.training_step = trainer->step();
+  info.variants = {Variant::kFreestyle};
+  const std::string path = dir / "gen3.model";
+  ASSERT_TRUE(trainer->ExportModel(path, info).ok());
+
+  ModelOptions options;
+  options.device = "cpu";
+  auto model = Model::Load(path, options, TestNetworkConfig());
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ((*model)->info().generation, 3);
+  EXPECT_EQ((*model)->info().training_step, 3);
+  EXPECT_EQ((*model)->info().variants, std::vector<Variant>{Variant::kFreestyle});
+
+  // Same outputs as the trainer's network in inference mode.
+  std::vector<float> policy(batch.size * 81), wdl(batch.size * 3);
+  ASSERT_TRUE((*model)->Forward(batch.planes.data(), batch.size, policy.data(),
+                                wdl.data())
+                  .ok());
+  trainer->network().eval();
+  torch::NoGradGuard no_grad;
+  auto [expected_policy, expected_wdl] = trainer->network().forward(
+      torch::from_blob(const_cast<float*>(batch.planes.data()),
+                       {batch.size, kNumInputPlanes, 9, 9}));
+  EXPECT_TRUE(torch::allclose(
+      torch::from_blob(policy.data(), {batch.size, 81}), expected_policy, 1e-4,
+      1e-4));
+  EXPECT_TRUE(torch::allclose(torch::from_blob(wdl.data(), {batch.size, 3}),
+                              expected_wdl, 1e-4, 1e-4));
+}
+
+}  // namespace
+}  // namespace renju

@@ -1,0 +1,256 @@
+// The replay window: KataGo's size formula, eviction of whole games that
+// fell out of it, sampling only the newest positions, and training targets
+// that follow the board under each of the 8 symmetries.
+#include "trainer/replay_window.h"
+
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "inference/encoding.h"
+#include "selfplay/game_record.h"
+#include "tests/trainer/synthetic_games.h"
+
+namespace renju {
+namespace {
+
+using ::renju::testing::SyntheticGame;
+using ::renju::testing::SyntheticGameOptions;
+
+int Index(const std::string& name) {
+  absl::StatusOr<Point> p = ParsePoint(name, 15);
+  EXPECT_TRUE(p.ok()) << p.status();
+  return PointIndex(*p, 15);
+}
+
+TEST(WindowSizeTest, FollowsKataGosFormula) {
+  const WindowParams params{250000, 0.75, 0.4};
+  EXPECT_EQ(WindowSize(0, params), 0);
+  EXPECT_EQ(WindowSize(1000, params), 1000);
+  EXPECT_EQ(WindowSize(250000, params), 250000);
+  // The worked example in formats.md §5.6: N = 2.5M gives about 866k.
+  const double expected =
+      250000 * (1 + 0.4 * (std::pow(10.0, 0.75) - 1) / 0.75);
+  EXPECT_NEAR(WindowSize(2500000, params), expected, 1.0);
+  EXPECT_NEAR(WindowSize(2500000, params), 866455, 1.0);
+  // Grows, but slower than N, past c.
+  EXPECT_GT(WindowSize(500000, params), 250000);
+  EXPECT_LT(WindowSize(500000, params), 500000);
+  // Never more than N, even with a steep slope.
+  EXPECT_EQ(WindowSize(300, WindowParams{100, 1.0, 5.0}), 300);
+}
+
+TEST(ReplayWindowTest, EvictsWholeGamesOlderThanTheWindow) {
+  const WindowParams params{200, 0.75, 0.4};
+  ReplayWindow window(15, params);
+  std::vector<int> sizes;  // positions per game held, oldest first
+  int64_t total = 0;
+  for (int i = 0; i < 60; ++i) {
+    const pb::GameRecord record = SyntheticGame(100 + i);
+    absl::StatusOr<int> added = window.AddGame(i + 1, record);
+    ASSERT_TRUE(added.ok()) << added.status();
+    EXPECT_EQ(*added, NumTrainingPositions(record));
+    total += *added;
+    EXPECT_EQ(window.total_positions(), total);
+    const int64_t w = WindowSize(total, params);
+    // The oldest game held still has a position inside the window, and
+    // dropping it would leave fewer than W positions.
+    EXPECT_GE(window.held_positions(), w);
+    EXPECT_EQ(window.window_positions(), std::min(w, window.held_positions()));
+    EXPECT_EQ(window.last_game_id(), i + 1);
+    if (window.num_games() > 1) {
+      const int64_t first_game_positions =
+          NumTrainingPositions(SyntheticGame(100 + window.first_game_id() - 1));
+      EXPECT_LT(window.held_positions() - first_game_positions, w);
+    }
+  }
+  EXPECT_GT(window.first_game_id(), 1);  // something was evicted
+  // Ids must increase.
+  EXPECT_FALSE(window.AddGame(5, SyntheticGame(1)).ok());
+}
+
+TEST(ReplayWindowTest, RefusesOtherBoardSizesAndInvalidGames) {
+  ReplayWindow window(15, WindowParams{});
+  SyntheticGameOptions small;
+  small.variant = Variant::kFreestyle;
+  small.board_size = 9;
+  absl::StatusOr<int> added = window.AddGame(1, SyntheticGame(1, small));
+  EXPECT_EQ(added.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(added.status().message().find("9x9"), std::string::npos)
+      << added.status();
+
+  pb::GameRecord bad = SyntheticGame(2);
+  bad.mutable_plies(3)->set_move(bad.plies(2).move());  // an occupied point
+  added = window.AddGame(2, bad);
+  EXPECT_EQ(added.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(added.status().message().find("ply 4"), std::string::npos)
+      << added.status();
+  EXPECT_FALSE(window.AddGame(3, std::string("not a record")).ok());
+  EXPECT_TRUE(window.empty());
+}
+
+// Old games are freestyle and new ones renju, so the variant plane tells
+// which part of the store a sample came from.
+TEST(ReplayWindowTest, SamplesOnlyTheNewestPositions) {
+  ReplayWindow window(15, WindowParams{300, 0.75, 0.4});
+  SyntheticGameOptions freestyle;
+  freestyle.variant = Variant::kFreestyle;
+  int id = 0;
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_TRUE(window.AddGame(++id, SyntheticGame(1000 + i, freestyle)).ok());
+  }
+  auto renju_fraction = [&] {
+    TrainingBatch batch;
+    window.Sample(400, 7, batch);
+    const int floats = EncodedSize(15);
+    const int area = 15 * 15;
+    int renju = 0;
+    for (int i = 0; i < batch.size; ++i) {
+      renju += batch.planes[i * floats + (kVariantPlane + 2) * area] == 1.0f;
+    }
+    return static_cast<double>(renju) / batch.size;
+  };
+  EXPECT_EQ(renju_fraction(), 0.0);
+  int64_t renju_positions = 0;
+  while (renju_positions < 150) {
+    ++id;
+    absl::StatusOr<int> added = window.AddGame(id, SyntheticGame(id));
+    ASSERT_TRUE(added.ok());
+    renju_positions += *added;
+  }
+  // Uniform over positions: the renju share matches its share of the
+  // window (within sampling noise of 400 draws).
+  const double share = std::min(1.0, static_cast<double>(renju_positions) /
+                                         window.window_positions());
+  EXPECT_NEAR(renju_fraction(), share, 0.08);
+  while (renju_positions < WindowSize(window.total_positions(), window.params())) {
+    ++id;
+    absl::StatusOr<int> added = window.AddGame(id, SyntheticGame(id));
+    ASSERT_TRUE(added.ok());
+    renju_positions += *added;
+  }
+  EXPECT_EQ(renju_fraction(), 1.0);
+}
+
+// Black to move under renju with i8 forbidden (a double-three), then white
+// to move; white won by resignation.
+pb::GameRecord ForbiddenPointGame() {
+  pb::GameRecord record;
+  record.set_uid("forbidden");
+  record.set_variant(pb::RENJU);
+  record.set_board_size(15);
+  for (const char* move : {"g8", "a1", "h8", "a3", "i9", "a5", "i10", "a7"}) {
+    record.add_plies()->set_move(Index(move));
+  }
+  record.set_opening_plies(8);
+  pb::GamePly* black = record.add_plies();
+  black->set_move(Index("c13"));
+  pb::SearchTarget* target = black->mutable_target();
+  target->set_full_search(true);
+  target->set_root_win(1);
+  for (const auto& [point, prob] :
+       {std::pair{"c13", 0.5f}, std::pair{"f7", 0.3f}, std::pair{"j11", 0.2f}}) {
+    target->add_policy_points(Index(point));
+    target->add_policy_probs(prob);
+  }
+  pb::GamePly* white = record.add_plies();
+  white->set_move(Index("o15"));
+  white->mutable_target()->set_root_draw(1);  // a fast search: value only
+  record.set_result(pb::WHITE_WIN);
+  record.set_end_reason(pb::RESIGNATION);
+  return record;
+}
+
+TEST(ReplayWindowTest, TargetsFollowTheBoardUnderEverySymmetry) {
+  const int size = 15, area = size * size, floats = EncodedSize(size);
+  ReplayWindow window(size, WindowParams{});
+  ASSERT_TRUE(window.AddGame(1, ForbiddenPointGame()).ok());
+  ASSERT_EQ(window.window_positions(), 2);
+
+  TrainingBatch identity;
+  identity.Reset(2, size);
+  window.WritePosition(0, kIdentity, 0, identity);
+  window.WritePosition(1, kIdentity, 1, identity);
+  // The black position: the forbidden point is marked and not legal.
+  EXPECT_EQ(identity.planes[kForbiddenPlane * area + Index("i8")], 1.0f);
+  EXPECT_EQ(identity.planes[kLegalPlane * area + Index("i8")], 0.0f);
+  EXPECT_FLOAT_EQ(identity.policy_target[Index("f7")], 0.3f);
+  EXPECT_EQ(identity.policy_weight[0], 1.0f);
+  EXPECT_EQ(identity.policy_weight[1], 0.0f);
+  // White won by resignation: a loss for black to move, a win for white.
+  EXPECT_EQ(std::vector<float>(identity.wdl_target.begin(),
+                               identity.wdl_target.begin() + 3),
+            (std::vector<float>{0, 0, 1}));
+  EXPECT_EQ(std::vector<float>(identity.wdl_target.begin() + 3,
+                               identity.wdl_target.end()),
+            (std::vector<float>{1, 0, 0}));
+  for (int j = 0; j < area; ++j) {
+    EXPECT_EQ(identity.policy_target[area + j], 0.0f);  // fast search
+  }
+
+  std::set<std::vector<float>> distinct;
+  for (Symmetry s = 0; s < kNumSymmetries; ++s) {
+    TrainingBatch batch;
+    batch.Reset(2, size);
+    window.WritePosition(0, s, 0, batch);
+    window.WritePosition(1, s, 1, batch);
+    distinct.insert(batch.planes);
+    for (int row = 0; row < 2; ++row) {
+      for (int y = 0; y < size; ++y) {
+        for (int x = 0; x < size; ++x) {
+          const int from = PointIndex(Point(x, y), size);
+          const int to = PointIndex(ApplySymmetry(s, Point(x, y), size), size);
+          for (int k = 0; k < kNumInputPlanes; ++k) {
+            ASSERT_EQ(batch.planes[row * floats + k * area + to],
+                      identity.planes[row * floats + k * area + from])
+                << "symmetry " << int{s} << " plane " << k << " point " << from;
+          }
+          ASSERT_EQ(batch.policy_target[row * area + to],
+                    identity.policy_target[row * area + from])
+              << "symmetry " << int{s} << " point " << from;
+        }
+      }
+    }
+    EXPECT_EQ(batch.wdl_target, identity.wdl_target);
+    EXPECT_EQ(batch.policy_weight, identity.policy_weight);
+  }
+  EXPECT_EQ(distinct.size(), 8u);
+}
+
+TEST(ReplayWindowTest, RestoreRebuildsTheSameWindow) {
+  const WindowParams params{150, 0.75, 0.4};
+  ReplayWindow original(15, params);
+  std::vector<std::pair<int64_t, std::string>> stored;
+  for (int i = 1; i <= 30; ++i) {
+    stored.emplace_back(i, SyntheticGame(i).SerializeAsString());
+    ASSERT_TRUE(original.AddGame(i, stored.back().second).ok());
+  }
+  std::vector<std::pair<int64_t, std::string>> held(
+      stored.begin() + (original.first_game_id() - 1), stored.end());
+  ReplayWindow restored(15, params);
+  ASSERT_TRUE(restored.Restore(original.total_positions(), held).ok());
+  EXPECT_EQ(restored.total_positions(), original.total_positions());
+  EXPECT_EQ(restored.window_positions(), original.window_positions());
+  EXPECT_EQ(restored.first_game_id(), original.first_game_id());
+  TrainingBatch from_original, from_restored;
+  original.Sample(64, 3, from_original);
+  restored.Sample(64, 3, from_restored);
+  EXPECT_EQ(from_original.planes, from_restored.planes);
+  EXPECT_EQ(from_original.policy_target, from_restored.policy_target);
+
+  // Threads share the work without changing the batch.
+  TrainingBatch threaded;
+  restored.Sample(64, 3, threaded, 3);
+  EXPECT_EQ(threaded.planes, from_original.planes);
+  EXPECT_EQ(threaded.policy_target, from_original.policy_target);
+  EXPECT_EQ(threaded.wdl_target, from_original.wdl_target);
+
+  // A saved count smaller than the games' positions means a damaged store.
+  ReplayWindow bad(15, params);
+  EXPECT_EQ(bad.Restore(3, held).code(), absl::StatusCode::kDataLoss);
+}
+
+}  // namespace
+}  // namespace renju

@@ -1,0 +1,122 @@
+// Shared by the training tests: a tiny 9x9 network, fixed batches sampled
+// from synthetic freestyle games, weight comparison and temporary folders.
+#ifndef RENJU_TESTS_TRAINER_TRAINING_TEST_UTIL_H_
+#define RENJU_TESTS_TRAINER_TRAINING_TEST_UTIL_H_
+
+#include <unistd.h>
+
+#include <torch/types.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "inference/network.h"
+#include "inference/network_config.h"
+#include "tests/trainer/synthetic_games.h"
+#include "trainer/replay_window.h"
+
+namespace renju::testing {
+
+inline constexpr int kTestBoardSize = 9;
+
+inline NetworkConfig TestNetworkConfig() {
+  NetworkConfig c;
+  c.board_size = kTestBoardSize;
+  c.blocks = 2;
+  c.channels = 16;
+  c.global_pool_every = 2;
+  c.global_pool_channels = 4;
+  c.policy_channels = 4;
+  c.value_channels = 4;
+  c.value_hidden = 16;
+  return c;
+}
+
+inline SyntheticGameOptions TestGameOptions() {
+  SyntheticGameOptions o;
+  o.variant = Variant::kFreestyle;
+  o.board_size = kTestBoardSize;
+  o.max_plies = 40;
+  return o;
+}
+
+// `n` positions sampled from ten synthetic games; equal seeds, equal batches.
+inline TrainingBatch FixedBatch(int n, uint64_t seed) {
+  ReplayWindow window(kTestBoardSize, WindowParams{});
+  for (int i = 0; i < 10; ++i) {
+    const absl::StatusOr<int> added =
+        window.AddGame(i + 1, SyntheticGame(500 + i, TestGameOptions()));
+    EXPECT_TRUE(added.ok()) << added.status();
+  }
+  TrainingBatch batch;
+  window.Sample(n, seed, batch);
+  return batch;
+}
+
+// Rows [begin, end) of `batch`.
+inline TrainingBatch SliceBatch(const TrainingBatch& batch, int begin, int end) {
+  TrainingBatch out;
+  out.Reset(end - begin, batch.board_size);
+  const size_t planes = batch.planes.size() / batch.size;
+  const size_t points = batch.policy_target.size() / batch.size;
+  auto copy = [&](const std::vector<float>& from, std::vector<float>& to,
+                  size_t per_row) {
+    std::copy(from.begin() + begin * per_row, from.begin() + end * per_row,
+              to.begin());
+  };
+  copy(batch.planes, out.planes, planes);
+  copy(batch.policy_target, out.policy_target, points);
+  copy(batch.policy_weight, out.policy_weight, 1);
+  copy(batch.wdl_target, out.wdl_target, 3);
+  return out;
+}
+
+// The largest absolute difference over all parameters and buffers; -1 if
+// the two nets' tensors differ in names or shapes.
+inline double MaxDifference(PolicyValueNetImpl& a, PolicyValueNetImpl& b) {
+  const auto ta = a.named_parameters(), tb = b.named_parameters();
+  const auto ba = a.named_buffers(), bb = b.named_buffers();
+  if (ta.size() != tb.size() || ba.size() != bb.size()) return -1;
+  double worst = 0;
+  for (const auto* pair : {&ta, &ba}) {
+    const auto& other = pair == &ta ? tb : bb;
+    for (const auto& item : *pair) {
+      const torch::Tensor* t = other.find(item.key());
+      if (t == nullptr || t->sizes() != item.value().sizes()) return -1;
+      worst = std::max(worst, (item.value().to(torch::kDouble) -
+                               t->to(torch::kDouble))
+                                  .abs()
+                                  .max()
+                                  .item<double>());
+    }
+  }
+  return worst;
+}
+
+// A fresh folder named after the running test, removed by the destructor.
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = std::string(info->test_suite_name()) + "_" + info->name();
+    std::replace(name.begin(), name.end(), '/', '_');
+    path_ = std::filesystem::temp_directory_path() /
+            ("renju_training_" + std::to_string(::getpid()) + "_" + name);
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  std::string operator/(const std::string& name) const {
+    return (path_ / name).string();
+  }
+  std::string path() const { return path_.string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace renju::testing
+
+#endif  // RENJU_TESTS_TRAINER_TRAINING_TEST_UTIL_H_

@@ -1,0 +1,527 @@
+#include "trainer/network_trainer.h"
+
+#include <torch/cuda.h>
+#include <torch/optim/adamw.h>
+#include <torch/optim/sgd.h>
+#include <torch/serialize/input-archive.h>
+#include <torch/serialize/output-archive.h>
+#include <torch/utils.h>
+
+#include <cmath>
+#include <cstring>
+#include <mutex>
+#include <sstream>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "inference/encoding.h"
+#include "inference/network.h"
+#include "inference/tensor_file.h"
+#include "trainer/distributed.h"
+
+namespace renju {
+namespace {
+
+constexpr char kStateKind[] = "training-state";
+constexpr int kStateFormat = 1;
+constexpr char kModelPrefix[] = "model.";
+constexpr char kOptimizerTensor[] = "optimizer.archive";
+
+// Logits of illegal points: finite, so that 0 * log p stays 0 in the loss
+// and the entropy, and exp() of it is exactly 0 in float32 and float16.
+constexpr double kMaskedLogit = -1e4;
+
+// Per-step sums, all-reduced with the gradients when data-parallel.
+enum StatIndex {
+  kPolicyCeSum,
+  kFullSearchCount,
+  kValueCeSum,
+  kEntropySum,
+  kWinPredictedSum,
+  kWinObservedSum,
+  kBrierSum,
+  kSampleCount,
+  kNumStats
+};
+
+template <typename Fn>
+absl::Status Guarded(absl::string_view what, Fn&& fn) {
+  try {
+    return fn();
+  } catch (const std::exception& e) {
+    return absl::InternalError(absl::StrCat(what, ": ", e.what()));
+  }
+}
+
+absl::StatusOr<torch::Device> ParseDevice(const std::string& name) {
+  if (name == "auto") {
+    return torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0)
+                                       : torch::Device(torch::kCPU);
+  }
+  try {
+    if (name != "cpu" && name.rfind("cuda", 0) != 0) throw std::exception();
+    torch::Device device(name);
+    if (device.is_cuda() && !torch::cuda::is_available()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "trainer device '", name, "': this LibTorch has no CUDA or no GPU"));
+    }
+    return device;
+  } catch (const std::exception&) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "trainer device '", name, "': expected auto, cpu, cuda or cuda:N"));
+  }
+}
+
+absl::Status ValidateOptions(const TrainingOptions& o) {
+  auto bad = [](absl::string_view field, double value,
+                absl::string_view range) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "training option ", field, " = ", value, " is outside ", range));
+  };
+  if (!(o.learning_rate > 0)) return bad("learning_rate", o.learning_rate, "(0, inf)");
+  if (o.warmup_steps < 0) return bad("warmup_steps", o.warmup_steps, "0..");
+  if (!(o.lr_decay_factor > 0 && o.lr_decay_factor <= 1)) {
+    return bad("lr_decay_factor", o.lr_decay_factor, "(0, 1]");
+  }
+  if (o.lr_decay_every_steps < 0) {
+    return bad("lr_decay_every_steps", o.lr_decay_every_steps, "0..");
+  }
+  if (!(o.momentum >= 0 && o.momentum < 1)) return bad("momentum", o.momentum, "[0, 1)");
+  if (!(o.weight_decay >= 0)) return bad("weight_decay", o.weight_decay, "[0, inf)");
+  if (!(o.policy_loss_weight >= 0)) {
+    return bad("policy_loss_weight", o.policy_loss_weight, "[0, inf)");
+  }
+  if (!(o.value_loss_weight >= 0)) {
+    return bad("value_loss_weight", o.value_loss_weight, "[0, inf)");
+  }
+  return absl::OkStatus();
+}
+
+const char* OptimizerName(TrainingOptions::Optimizer o) {
+  return o == TrainingOptions::Optimizer::kSgd ? "sgd" : "adamw";
+}
+
+// Conv and linear weights are decayed; biases and batch norm are not.
+std::unique_ptr<torch::optim::Optimizer> MakeOptimizer(
+    PolicyValueNetImpl& net, const TrainingOptions& o) {
+  std::vector<torch::Tensor> decayed, plain;
+  for (const torch::Tensor& p : net.parameters()) {
+    (p.dim() > 1 ? decayed : plain).push_back(p);
+  }
+  const double lr = LearningRate(o, 0);
+  if (o.optimizer == TrainingOptions::Optimizer::kSgd) {
+    auto options = [&](double wd) {
+      return torch::optim::SGDOptions(lr).momentum(o.momentum).weight_decay(wd);
+    };
+    std::vector<torch::optim::OptimizerParamGroup> groups;
+    groups.emplace_back(decayed, std::make_unique<torch::optim::SGDOptions>(
+                                     options(o.weight_decay)));
+    groups.emplace_back(plain,
+                        std::make_unique<torch::optim::SGDOptions>(options(0)));
+    return std::make_unique<torch::optim::SGD>(std::move(groups), options(0));
+  }
+  auto options = [&](double wd) {
+    return torch::optim::AdamWOptions(lr).weight_decay(wd);
+  };
+  std::vector<torch::optim::OptimizerParamGroup> groups;
+  groups.emplace_back(decayed, std::make_unique<torch::optim::AdamWOptions>(
+                                   options(o.weight_decay)));
+  groups.emplace_back(plain,
+                      std::make_unique<torch::optim::AdamWOptions>(options(0)));
+  return std::make_unique<torch::optim::AdamW>(std::move(groups), options(0));
+}
+
+std::vector<torch::Tensor> BatchNormStatistics(PolicyValueNetImpl& net) {
+  std::vector<torch::Tensor> out;
+  for (const torch::Tensor& b : net.buffers()) {
+    if (b.is_floating_point()) out.push_back(b);
+  }
+  return out;
+}
+
+// The setting inference/model.cc makes for CPU models, for the same reason:
+// glibc would return every freed activation block over 128 KB to the kernel
+// and page-fault it in again on the next step.
+void KeepActivationsInHeap() {
+#ifdef __GLIBC__
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  });
+#endif
+}
+
+// Bytes carried in an int64 tensor (tensor files have no byte dtype); the
+// exact length goes in the metadata.
+TensorRecord BytesRecord(const std::string& name, const std::string& bytes) {
+  TensorRecord record;
+  record.name = name;
+  record.dtype = TensorDtype::kInt64;
+  record.shape = {static_cast<int64_t>((bytes.size() + 7) / 8)};
+  record.data = bytes;
+  record.data.resize(record.shape[0] * 8, '\0');
+  return record;
+}
+
+struct BatchTensors {
+  torch::Tensor x;              // [n, planes, S, S]
+  torch::Tensor policy_target;  // [n, S * S]
+  torch::Tensor policy_weight;  // [n]
+  torch::Tensor wdl_target;     // [n, 3]
+  // Points inference would consider, plus any the target names (a target
+  // is always legal in a validated game; this keeps the loss finite
+  // regardless).
+  torch::Tensor candidates;     // [n, S * S] bool
+};
+
+BatchTensors ToTensors(const TrainingBatch& batch, const torch::Device& device) {
+  const int64_t n = batch.size;
+  const int64_t s = batch.board_size;
+  auto tensor = [&](const std::vector<float>& v, std::vector<int64_t> shape) {
+    return torch::from_blob(const_cast<float*>(v.data()), shape,
+                            torch::kFloat32)
+        .to(device);
+  };
+  BatchTensors b;
+  b.x = tensor(batch.planes, {n, kNumInputPlanes, s, s});
+  b.policy_target = tensor(batch.policy_target, {n, s * s});
+  b.policy_weight = tensor(batch.policy_weight, {n});
+  b.wdl_target = tensor(batch.wdl_target, {n, 3});
+  b.candidates = b.x.select(1, kLegalPlane).reshape({n, s * s}).gt(0.5) |
+                 b.policy_target.gt(0);
+  return b;
+}
+
+// The loss to minimise (see network_trainer.h) and, without gradients, the
+// per-step sums indexed by StatIndex.
+void ComputeLosses(const torch::Tensor& policy_logits,
+                   const torch::Tensor& wdl_logits, const BatchTensors& b,
+                   const TrainingOptions& options, torch::Tensor& loss,
+                   torch::Tensor& sums) {
+  const double n = static_cast<double>(b.x.size(0));
+  const torch::Tensor log_policy = torch::log_softmax(
+      policy_logits.masked_fill(b.candidates.logical_not(), kMaskedLogit), 1);
+  const torch::Tensor log_wdl = torch::log_softmax(wdl_logits, 1);
+  const torch::Tensor policy_ce = -(b.policy_target * log_policy).sum(1);
+  const torch::Tensor value_ce = -(b.wdl_target * log_wdl).sum(1);
+  loss = (options.policy_loss_weight * (b.policy_weight * policy_ce).sum() +
+          options.value_loss_weight * value_ce.sum()) /
+         n;
+
+  torch::NoGradGuard no_grad;
+  const torch::Tensor entropy = -(log_policy.exp() * log_policy).sum(1);
+  const torch::Tensor wdl = log_wdl.exp();
+  sums = torch::stack({
+      (b.policy_weight * policy_ce).sum(),
+      b.policy_weight.sum(),
+      value_ce.sum(),
+      (b.policy_weight * entropy).sum(),
+      wdl.select(1, 0).sum(),
+      b.wdl_target.select(1, 0).sum(),
+      (wdl - b.wdl_target).pow(2).sum(),
+      torch::full({}, n, b.x.options()),
+  });
+}
+
+StepStats Summarize(const double* sum, const TrainingOptions& options,
+                    int64_t step, double lr) {
+  StepStats out;
+  out.step = step;
+  out.learning_rate = lr;
+  out.samples = static_cast<int>(std::lround(sum[kSampleCount]));
+  out.full_search_samples = static_cast<int>(std::lround(sum[kFullSearchCount]));
+  const double samples = std::max(1.0, sum[kSampleCount]);
+  const double full = std::max(1.0, sum[kFullSearchCount]);
+  out.policy_loss = sum[kPolicyCeSum] / full;
+  out.value_loss = sum[kValueCeSum] / samples;
+  out.total_loss = (options.policy_loss_weight * sum[kPolicyCeSum] +
+                    options.value_loss_weight * sum[kValueCeSum]) /
+                   samples;
+  out.policy_entropy = sum[kEntropySum] / full;
+  out.win_predicted = sum[kWinPredictedSum] / samples;
+  out.win_observed = sum[kWinObservedSum] / samples;
+  out.value_brier = sum[kBrierSum] / samples;
+  return out;
+}
+
+// Sums this rank's gradients, batch-norm running statistics and `sums`
+// over the ranks in one all-reduce, then divides the gradients and the
+// statistics by the number of ranks. Every rank then takes the same step;
+// the batch statistics inside batch norm stay per rank, as in PyTorch's
+// DistributedDataParallel without SyncBatchNorm.
+absl::Status AverageOverRanks(DataParallelGroup& group,
+                              std::vector<torch::Tensor>& parameters,
+                              std::vector<torch::Tensor>& batch_norm_statistics,
+                              torch::Tensor& sums) {
+  std::vector<torch::Tensor> grads;
+  for (torch::Tensor& p : parameters) {
+    if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);
+    grads.push_back(p.grad());
+  }
+  std::vector<torch::Tensor> pieces;
+  for (const torch::Tensor& g : grads) pieces.push_back(g.reshape(-1));
+  for (const torch::Tensor& b : batch_norm_statistics) {
+    pieces.push_back(b.reshape(-1));
+  }
+  pieces.push_back(sums.to(torch::kFloat32));
+  torch::Tensor flat = torch::cat(pieces);
+  if (absl::Status s = group.AllReduceSum(flat); !s.ok()) return s;
+
+  const double ranks = group.world_size();
+  int64_t offset = 0;
+  auto take = [&](torch::Tensor& target, double scale) {
+    const int64_t count = target.numel();
+    target.copy_(flat.narrow(0, offset, count).view(target.sizes()) / scale);
+    offset += count;
+  };
+  for (torch::Tensor& g : grads) take(g, ranks);
+  for (torch::Tensor& b : batch_norm_statistics) take(b, ranks);
+  sums = flat.narrow(0, offset, kNumStats).clone();
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+double LearningRate(const TrainingOptions& options, int64_t step) {
+  double lr = options.learning_rate;
+  if (step < options.warmup_steps) {
+    lr *= static_cast<double>(step + 1) / options.warmup_steps;
+  }
+  if (options.lr_decay_every_steps > 0) {
+    lr *= std::pow(options.lr_decay_factor,
+                   static_cast<double>(step / options.lr_decay_every_steps));
+  }
+  return lr;
+}
+
+struct NetworkTrainer::Impl {
+  PolicyValueNet net{nullptr};
+  torch::Device device{torch::kCPU};
+  std::unique_ptr<torch::optim::Optimizer> optimizer;
+  std::vector<torch::Tensor> parameters;
+  std::vector<torch::Tensor> batch_norm_statistics;
+};
+
+NetworkTrainer::NetworkTrainer(NetworkConfig config, TrainingOptions options,
+                               DataParallelGroup* group)
+    : config_(std::move(config)),
+      options_(std::move(options)),
+      group_(group),
+      impl_(std::make_unique<Impl>()) {}
+
+NetworkTrainer::~NetworkTrainer() = default;
+
+PolicyValueNetImpl& NetworkTrainer::network() { return *impl_->net; }
+
+absl::StatusOr<std::unique_ptr<NetworkTrainer>> NetworkTrainer::Create(
+    const NetworkConfig& config, const TrainingOptions& options, uint64_t seed,
+    DataParallelGroup* group) {
+  if (absl::Status s = config.Validate(); !s.ok()) return s;
+  if (absl::Status s = ValidateOptions(options); !s.ok()) return s;
+  absl::StatusOr<torch::Device> device = ParseDevice(options.device);
+  if (!device.ok()) return device.status();
+  if (device->is_cpu()) KeepActivationsInHeap();
+  std::unique_ptr<NetworkTrainer> trainer(
+      new NetworkTrainer(config, options, group));
+  Impl& impl = *trainer->impl_;
+  absl::Status status = Guarded("creating the network to train", [&] {
+    // The initial weights come from LibTorch's global generator; two
+    // trainers built at once (ranks on threads) must not interleave draws.
+    static absl::Mutex generator_mutex(absl::kConstInit);
+    absl::MutexLock lock(&generator_mutex);
+    torch::manual_seed(seed);
+    impl.device = *device;
+    impl.net = PolicyValueNet(config);
+    impl.net->train();
+    impl.net->to(impl.device);
+    impl.parameters = impl.net->parameters();
+    impl.batch_norm_statistics = BatchNormStatistics(*impl.net);
+    impl.optimizer = MakeOptimizer(*impl.net, options);
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  if (group != nullptr) {
+    // Equal seeds give equal weights already; broadcasting rank 0's makes
+    // that a guarantee rather than an assumption.
+    torch::NoGradGuard no_grad;
+    for (torch::Tensor& t : impl.net->parameters()) {
+      if (absl::Status s = group->Broadcast(t); !s.ok()) return s;
+    }
+    for (torch::Tensor& t : impl.net->buffers()) {
+      if (absl::Status s = group->Broadcast(t); !s.ok()) return s;
+    }
+  }
+  return trainer;
+}
+
+absl::StatusOr<StepStats> NetworkTrainer::Step(const TrainingBatch& batch) {
+  if (batch.board_size != config_.board_size || batch.size < 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "training batch of ", batch.size, " positions on a ", batch.board_size,
+        "x", batch.board_size, " board; the network needs >= 1 on ",
+        config_.board_size, "x", config_.board_size));
+  }
+  const double lr = LearningRate(options_, step_);
+  torch::Tensor sums;
+  absl::Status status = Guarded("training step", [&] {
+    Impl& impl = *impl_;
+    const BatchTensors b = ToTensors(batch, impl.device);
+    for (auto& group : impl.optimizer->param_groups()) {
+      group.options().set_lr(lr);
+    }
+    impl.optimizer->zero_grad();
+    auto [policy_logits, wdl_logits] = impl.net->forward(b.x);
+    torch::Tensor loss;
+    ComputeLosses(policy_logits, wdl_logits, b, options_, loss, sums);
+    loss.backward();
+    if (group_ != nullptr) {
+      torch::NoGradGuard no_grad;
+      if (absl::Status s = AverageOverRanks(*group_, impl.parameters,
+                                              impl.batch_norm_statistics, sums);
+          !s.ok()) {
+        return s;
+      }
+    }
+    impl.optimizer->step();
+    sums = sums.to(torch::kCPU, torch::kFloat64);
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  ++step_;
+  return Summarize(sums.data_ptr<double>(), options_, step_, lr);
+}
+
+absl::Status NetworkTrainer::SaveState(
+    const std::string& path,
+    const std::vector<std::pair<std::string, std::string>>& extra) const {
+  TensorFile file;
+  file.kind = kStateKind;
+  std::string archive_bytes;
+  absl::Status status = Guarded("saving the training state", [&] {
+    torch::serialize::OutputArchive archive;
+    impl_->optimizer->save(archive);
+    std::ostringstream out;
+    archive.save_to(out);
+    archive_bytes = out.str();
+    for (TensorRecord& t : ExportTensors(*impl_->net)) {
+      t.name = kModelPrefix + t.name;
+      file.tensors.push_back(std::move(t));
+    }
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  file.tensors.push_back(BytesRecord(kOptimizerTensor, archive_bytes));
+  file.metadata = {
+      {"format", absl::StrCat(kStateFormat)},
+      {"network", config_.DebugString()},
+      {"optimizer", OptimizerName(options_.optimizer)},
+      {"step", absl::StrCat(step_)},
+      {"optimizer_bytes", absl::StrCat(archive_bytes.size())},
+  };
+  absl::flat_hash_set<std::string> keys = {"kind"};
+  for (const auto& [key, value] : file.metadata) keys.insert(key);
+  for (const auto& [key, value] : extra) {
+    if (!keys.insert(key).second) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "training state key '", key, "' is reserved or repeated"));
+    }
+    file.metadata.emplace_back(key, value);
+  }
+  return WriteTensorFile(path, file);
+}
+
+absl::StatusOr<std::vector<std::pair<std::string, std::string>>>
+NetworkTrainer::LoadState(const std::string& path) {
+  absl::StatusOr<TensorFile> file = ReadTensorFile(path);
+  if (!file.ok()) return file.status();
+  auto error = [&](absl::string_view what) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("training state ", path, ": ", what));
+  };
+  if (file->kind != kStateKind) {
+    return error(absl::StrCat("kind '", file->kind, "', expected '",
+                              kStateKind, "'"));
+  }
+  std::vector<std::pair<std::string, std::string>> extra;
+  int64_t step = -1, optimizer_bytes = -1;
+  std::string format, network, optimizer;
+  for (const auto& [key, value] : file->metadata) {
+    if (key == "format") {
+      format = value;
+    } else if (key == "network") {
+      network = value;
+    } else if (key == "optimizer") {
+      optimizer = value;
+    } else if (key == "step") {
+      if (!absl::SimpleAtoi(value, &step) || step < 0) step = -1;
+    } else if (key == "optimizer_bytes") {
+      if (!absl::SimpleAtoi(value, &optimizer_bytes)) optimizer_bytes = -1;
+    } else {
+      extra.emplace_back(key, value);
+    }
+  }
+  if (format != absl::StrCat(kStateFormat)) {
+    return error(absl::StrCat("format '", format, "', expected ", kStateFormat));
+  }
+  if (network != config_.DebugString()) {
+    return error(absl::StrCat("network ", network, ", expected ",
+                              config_.DebugString()));
+  }
+  if (optimizer != OptimizerName(options_.optimizer)) {
+    return error(absl::StrCat("optimizer '", optimizer, "', the config says '",
+                              OptimizerName(options_.optimizer), "'"));
+  }
+  if (step < 0) return error("missing or bad step");
+
+  std::vector<TensorRecord> model;
+  const TensorRecord* archive = nullptr;
+  for (TensorRecord& t : file->tensors) {
+    if (t.name == kOptimizerTensor) {
+      archive = &t;
+    } else if (t.name.rfind(kModelPrefix, 0) == 0) {
+      t.name = t.name.substr(std::strlen(kModelPrefix));
+      model.push_back(std::move(t));
+    } else {
+      return error(absl::StrCat("unexpected tensor ", t.name));
+    }
+  }
+  if (archive == nullptr || optimizer_bytes < 0 ||
+      optimizer_bytes > static_cast<int64_t>(archive->data.size())) {
+    return error("missing or bad optimizer state");
+  }
+  absl::Status status = Guarded(absl::StrCat("training state ", path), [&] {
+    if (absl::Status s = ImportTensors(model, absl::StrCat("training state ", path),
+                                       *impl_->net);
+        !s.ok()) {
+      return s;
+    }
+    torch::serialize::InputArchive input;
+    input.load_from(archive->data.data(), optimizer_bytes, impl_->device);
+    impl_->optimizer->load(input);
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  step_ = step;
+  return extra;
+}
+
+absl::StatusOr<std::string> NetworkTrainer::ExportModel(
+    const std::string& path, CheckpointInfo info) const {
+  info.config = config_;
+  std::vector<TensorRecord> tensors;
+  absl::Status status = Guarded("exporting the network", [&] {
+    tensors = ExportTensors(*impl_->net);
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return WriteCheckpoint(path, info, std::move(tensors));
+}
+
+}  // namespace renju
