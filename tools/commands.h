@@ -20,6 +20,8 @@ int SelfplayStats(const Argv& args);  // selfplay_command.cc
 int Gomocup(const Argv& args);    // gomocup_command.cc
 int Serve(const Argv& args);      // serve_command.cc
 int Suggest(const Argv& args);    // suggest_command.cc
+int Train(const Argv& args);      // train_command.cc
+int Trainer(const Argv& args);    // trainer_command.cc
 bool IsGomocupProgramName(const char* argv0);  // gomocup_command.cc: pbrain-*
 
 }  // namespace renju::commands

@@ -14,6 +14,10 @@ struct Command {
 };
 
 constexpr Command kCommands[] = {
+    {"train", renju::commands::Train,
+     "run the whole training loop on this machine (trainer, workers, server)"},
+    {"trainer", renju::commands::Trainer,
+     "the trainer process: stores games, trains, publishes generations"},
     {"show", renju::commands::Show,
      "print a position: board, side to move, result, opening, forbidden "
      "points"},

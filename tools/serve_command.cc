@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "rules/logging.h"
 #include "selfplay/config.h"
+#include "selfplay/file_util.h"
 #include "selfplay/rpc.h"
 #include "tools/command_util.h"
 #include "tools/inference_service.h"
@@ -94,6 +95,13 @@ int RunServer(const pb::RunConfig& config, const Args& args,
   }
   std::printf("listening on %s\n", BoundAddress(listen, port).c_str());
   std::fflush(stdout);
+  if (const std::string file = args.GetString("address-file"); !file.empty()) {
+    if (absl::Status s = WriteFileAtomically(
+            file, absl::StrCat(BoundAddress(listen, port), "\n"));
+        !s.ok()) {
+      return Fail(s);
+    }
+  }
   RENJU_LOG(INFO) << "serving generation " << service.model()->info.generation()
                   << " on " << BoundAddress(listen, port) << " with "
                   << config.server().ShortDebugString();
@@ -126,6 +134,8 @@ int Serve(const Argv& argv) {
                  "where models fetched from the trainer are written");
   args.AddString("listen", "127.0.0.1:50052",
                  "address to listen on (port 0: any free port)");
+  args.AddString("address-file", "",
+                 "also write the bound HOST:PORT to this file once serving");
   args.AddString("tls-cert", "", "PEM certificate chain (enables TLS)");
   args.AddString("tls-key", "", "PEM private key for --tls-cert");
   args.AddString("tls-client-ca", "", "PEM CA to require client certificates");

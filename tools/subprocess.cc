@@ -1,0 +1,114 @@
+#include "tools/subprocess.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+
+extern char** environ;
+
+namespace renju {
+
+absl::StatusOr<Subprocess> Subprocess::Start(
+    const std::vector<std::string>& argv, const std::string& log_path) {
+  if (argv.empty()) return absl::InvalidArgumentError("empty command line");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log_path.c_str(),
+                                   O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
+                                   O_RDONLY, 0);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  // Its own process group, so a terminal's Ctrl-C reaches only the
+  // launcher, which then stops the children in order.
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc = posix_spawnp(&pid, args[0], &actions, &attributes, args.data(),
+                              environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  if (rc != 0) {
+    return absl::InternalError(
+        absl::StrCat("cannot start ", argv[0], ": ", std::strerror(rc)));
+  }
+  return Subprocess(pid, argv[0]);
+}
+
+Subprocess::Subprocess(Subprocess&& other) noexcept
+    : pid_(other.pid_), name_(std::move(other.name_)),
+      exit_code_(other.exit_code_) {
+  other.pid_ = -1;
+}
+
+Subprocess& Subprocess::operator=(Subprocess&& other) noexcept {
+  if (this != &other) {
+    if (pid_ > 0) Stop(2000);
+    pid_ = other.pid_;
+    name_ = std::move(other.name_);
+    exit_code_ = other.exit_code_;
+    other.pid_ = -1;
+  }
+  return *this;
+}
+
+Subprocess::~Subprocess() {
+  if (pid_ > 0) Stop(2000);
+}
+
+bool Subprocess::Reap(bool block) {
+  if (pid_ <= 0) return true;
+  int status = 0;
+  const pid_t r = waitpid(pid_, &status, block ? 0 : WNOHANG);
+  if (r == 0) return false;
+  if (r == pid_) {
+    exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status)
+                                   : 128 + WTERMSIG(status);
+  }
+  pid_ = -1;
+  return true;
+}
+
+bool Subprocess::Running() { return !Reap(false); }
+
+int Subprocess::Stop(int grace_ms) {
+  if (pid_ <= 0) return exit_code_;
+  kill(pid_, SIGTERM);
+  const auto end = std::chrono::steady_clock::now() +
+                   std::chrono::milliseconds(grace_ms);
+  while (std::chrono::steady_clock::now() < end) {
+    if (Reap(false)) return exit_code_;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill(pid_, SIGKILL);
+  Reap(true);
+  return exit_code_;
+}
+
+void Subprocess::Kill() {
+  if (pid_ <= 0) return;
+  kill(pid_, SIGKILL);
+  Reap(true);
+}
+
+std::string SelfExecutable() {
+  char buffer[4096];
+  const ssize_t n = readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
+  if (n <= 0) return "renju";
+  return std::string(buffer, static_cast<size_t>(n));
+}
+
+}  // namespace renju

@@ -1,0 +1,388 @@
+// `renju train`: the whole training loop on one machine. Starts a trainer,
+// self-play workers and (optionally) an inference server as separate
+// processes talking gRPC over loopback, follows the trainer's status with a
+// progress line, and stops after the configured number of generations with
+// a final match of the last generation against generation 0 and a summary.
+// `renju train --resume RUN_DIR` continues a run: the trainer resumes from
+// its state and workers deliver the games they still hold.
+//
+// Run folder: config.textproto, run.sqlite (games, registry, matches),
+// models/, state/, logs/<process>.log, workers/<id>/, plots and
+// summary.json.
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
+#include "rules/logging.h"
+#include "selfplay/config.h"
+#include "selfplay/file_util.h"
+#include "selfplay/trainer_client.h"
+#include "tools/command_util.h"
+#include "tools/progress.h"
+#include "tools/subprocess.h"
+
+namespace renju::commands {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::atomic<bool> interrupted{false};
+void OnSignal(int) { interrupted = true; }
+
+struct RunPaths {
+  fs::path root;
+  fs::path config() const { return root / "config.textproto"; }
+  fs::path logs() const { return root / "logs"; }
+  fs::path log(const std::string& name) const { return logs() / (name + ".log"); }
+  fs::path trainer_address() const { return root / "trainer.address"; }
+  fs::path server_address() const { return root / "serve.address"; }
+  fs::path worker_dir(int i) const {
+    return root / "workers" / absl::StrCat("worker-", i);
+  }
+};
+
+std::string DefaultRunDir(const pb::RunConfig& config) {
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  std::strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &local);
+  return (fs::path("runs") / absl::StrCat(config.name(), "-", stamp)).string();
+}
+
+// The last lines of a log, to explain why a child died.
+std::string LogTail(const fs::path& path, int lines = 8) {
+  std::ifstream in(path);
+  std::vector<std::string> all;
+  for (std::string line; std::getline(in, line);) all.push_back(line);
+  std::string out;
+  for (size_t i = all.size() > static_cast<size_t>(lines) ? all.size() - lines : 0;
+       i < all.size(); ++i) {
+    absl::StrAppend(&out, "  ", all[i], "\n");
+  }
+  return out;
+}
+
+// Waits until `child` writes its listening address to `file`.
+absl::StatusOr<std::string> WaitForAddress(Subprocess& child,
+                                           const fs::path& file,
+                                           const fs::path& log) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (absl::StatusOr<std::string> text = ReadFile(file.string()); text.ok()) {
+      const std::string address(absl::StripAsciiWhitespace(*text));
+      if (!address.empty()) return address;
+    }
+    if (!child.Running()) {
+      return absl::InternalError(absl::StrCat(
+          child.name(), " exited with code ", child.exit_code(),
+          " before listening; end of ", log.string(), ":\n", LogTail(log)));
+    }
+    if (interrupted) return absl::CancelledError("interrupted");
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return absl::DeadlineExceededError(
+      absl::StrCat(child.name(), " did not start listening; see ", log.string()));
+}
+
+class Launcher {
+ public:
+  Launcher(pb::RunConfig config, RunPaths paths, int generations)
+      : config_(std::move(config)),
+        paths_(std::move(paths)),
+        generations_(generations),
+        self_(SelfExecutable()) {}
+
+  absl::Status Run();
+
+ private:
+  absl::Status StartTrainer();
+  absl::Status StartWorker(int i);
+  absl::Status StartServer();
+  // Restarts children that died (a crashed worker must not stall the run).
+  absl::Status KeepChildrenAlive();
+  std::string ProgressText(const pb::TrainerStatus& status, double seconds);
+  absl::Status FinalMatch(const pb::TrainerStatus& status);
+  // The registry as a table: generation, status, step, games seen, Elo.
+  void PrintRatings();
+  void StopAll();
+
+  const pb::RunConfig config_;
+  const RunPaths paths_;
+  const int generations_;
+  const std::string self_;
+  std::optional<Subprocess> trainer_;
+  std::vector<std::optional<Subprocess>> workers_;
+  std::optional<Subprocess> server_;
+  std::string trainer_address_;
+  std::unique_ptr<TrainerClient> client_;
+  int restarts_ = 0;
+  int64_t games_at_start_ = -1;
+};
+
+absl::Status Launcher::StartTrainer() {
+  fs::remove(paths_.trainer_address());
+  absl::StatusOr<Subprocess> child = Subprocess::Start(
+      {self_, "trainer", "--config", paths_.config().string(), "--run-dir",
+       paths_.root.string(), "--listen", "127.0.0.1:0", "--address-file",
+       paths_.trainer_address().string()},
+      paths_.log("trainer").string());
+  if (!child.ok()) return child.status();
+  trainer_.emplace(std::move(*child));
+  absl::StatusOr<std::string> address =
+      WaitForAddress(*trainer_, paths_.trainer_address(), paths_.log("trainer"));
+  if (!address.ok()) return address.status();
+  trainer_address_ = *address;
+  absl::StatusOr<std::unique_ptr<TrainerClient>> client =
+      TrainerClient::Create({trainer_address_}, 5000);
+  if (!client.ok()) return client.status();
+  client_ = std::move(*client);
+  return absl::OkStatus();
+}
+
+absl::Status Launcher::StartWorker(int i) {
+  const std::string id = absl::StrCat("worker-", i);
+  absl::StatusOr<Subprocess> child = Subprocess::Start(
+      {self_, "selfplay", "--config", paths_.config().string(), "--trainer",
+       trainer_address_, "--worker-id", id, "--out",
+       paths_.worker_dir(i).string(), "--seed",
+       absl::StrCat(config_.seed() * 1000 + i + 1000 * restarts_)},
+      paths_.log(id).string());
+  if (!child.ok()) return child.status();
+  workers_[i].emplace(std::move(*child));
+  return absl::OkStatus();
+}
+
+absl::Status Launcher::StartServer() {
+  fs::remove(paths_.server_address());
+  absl::StatusOr<Subprocess> child = Subprocess::Start(
+      {self_, "serve", "--config", paths_.config().string(), "--trainer",
+       trainer_address_, "--listen", "127.0.0.1:0", "--address-file",
+       paths_.server_address().string()},
+      paths_.log("serve").string());
+  if (!child.ok()) return child.status();
+  server_.emplace(std::move(*child));
+  return absl::OkStatus();
+}
+
+absl::Status Launcher::KeepChildrenAlive() {
+  constexpr int kMaxRestarts = 10;
+  if (!trainer_->Running()) {
+    if (++restarts_ > kMaxRestarts) {
+      return absl::InternalError(absl::StrCat(
+          "the trainer keeps exiting; end of its log:\n",
+          LogTail(paths_.log("trainer"))));
+    }
+    RENJU_LOG(WARNING) << "trainer exited with code " << trainer_->exit_code()
+                       << "; restarting it";
+    if (absl::Status s = StartTrainer(); !s.ok()) return s;
+    // Workers reconnect by themselves; the server polls the new address
+    // only if restarted, so restart it too.
+    if (server_.has_value()) {
+      server_->Stop();
+      if (absl::Status s = StartServer(); !s.ok()) return s;
+    }
+  }
+  for (int i = 0; i < static_cast<int>(workers_.size()); ++i) {
+    if (workers_[i]->Running()) continue;
+    if (++restarts_ > kMaxRestarts) {
+      return absl::InternalError(absl::StrCat(
+          "worker-", i, " keeps exiting; end of its log:\n",
+          LogTail(paths_.log(absl::StrCat("worker-", i)))));
+    }
+    RENJU_LOG(WARNING) << "worker-" << i << " exited with code "
+                       << workers_[i]->exit_code() << "; restarting it";
+    if (absl::Status s = StartWorker(i); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+std::string Launcher::ProgressText(const pb::TrainerStatus& s, double seconds) {
+  if (games_at_start_ < 0) games_at_start_ = s.total_games();
+  const double minutes = seconds / 60;
+  const int64_t new_games = s.total_games() - games_at_start_;
+  std::string text = absl::StrFormat(
+      "gen %d/%d | games %d (%.1f/min) | window %d | step %d",
+      s.latest_generation(), generations_, s.total_games(),
+      minutes > 0 ? new_games / minutes : 0.0, s.window_positions(),
+      s.training_step());
+  if (s.training_step() > 0) {
+    absl::StrAppendFormat(&text, " | loss policy %.3f value %.3f",
+                          s.policy_loss(), s.value_loss());
+  }
+  absl::StrAppend(&text, " | ", FormatDuration(seconds));
+  return text;
+}
+
+absl::Status Launcher::FinalMatch(const pb::TrainerStatus& status) {
+  const int games = config_.launcher().final_match_games();
+  if (games == 0 || status.latest_generation() == 0) return absl::OkStatus();
+  const fs::path models = paths_.root / "models";
+  const fs::path last =
+      models / absl::StrCat("gen", status.latest_generation(), ".model");
+  const fs::path first = models / "gen0.model";
+  const fs::path out = paths_.root / "final_match";
+  std::printf("final match: generation %lld against generation 0, %d games\n",
+              static_cast<long long>(status.latest_generation()), games);
+  std::fflush(stdout);
+  absl::StatusOr<Subprocess> arena = Subprocess::Start(
+      {self_, "arena", "--config", paths_.config().string(), "--a",
+       absl::StrCat("model:", last.string()), "--b",
+       absl::StrCat("model:", first.string()), "--games", absl::StrCat(games),
+       "--out", out.string()},
+      paths_.log("final_match").string());
+  if (!arena.ok()) return arena.status();
+  while (arena->Running()) {
+    if (interrupted) {
+      arena->Stop();
+      return absl::CancelledError("interrupted during the final match");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  if (arena->exit_code() != 0) {
+    return absl::InternalError(absl::StrCat(
+        "final match failed; end of its log:\n",
+        LogTail(paths_.log("final_match"))));
+  }
+  std::printf("%s", LogTail(paths_.log("final_match"), 6).c_str());
+  return absl::OkStatus();
+}
+
+void Launcher::PrintRatings() {
+  absl::StatusOr<std::vector<pb::ModelInfo>> models = client_->ListModels();
+  if (!models.ok()) return;
+  std::string table = "generation  status     step   games     elo\n";
+  for (const pb::ModelInfo& m : *models) {
+    absl::StrAppendFormat(&table, "%10d  %-9s %5d %7d %+7.1f\n",
+                          m.generation(), m.status(), m.training_step(),
+                          m.games_seen(), m.elo());
+  }
+  std::printf("%s", table.c_str());
+  std::fflush(stdout);
+}
+
+void Launcher::StopAll() {
+  for (auto& w : workers_) {
+    if (w.has_value()) w->Stop();
+  }
+  if (server_.has_value()) server_->Stop();
+  if (trainer_.has_value()) trainer_->Stop(30000);
+}
+
+absl::Status Launcher::Run() {
+  std::printf("run folder: %s\n", paths_.root.string().c_str());
+  std::fflush(stdout);
+  if (absl::Status s = StartTrainer(); !s.ok()) return s;
+  workers_.resize(config_.launcher().workers());
+  for (int i = 0; i < config_.launcher().workers(); ++i) {
+    if (absl::Status s = StartWorker(i); !s.ok()) return s;
+  }
+  if (config_.launcher().inference_server()) {
+    if (absl::Status s = StartServer(); !s.ok()) return s;
+  }
+  ProgressLine progress(stdout, 15000);
+  pb::TrainerStatus status;
+  int64_t shown_generation = -1;
+  while (!interrupted) {
+    if (absl::Status s = KeepChildrenAlive(); !s.ok()) {
+      StopAll();
+      return s;
+    }
+    absl::StatusOr<pb::TrainerStatus> now = client_->GetStatus();
+    if (now.ok()) {
+      status = *now;
+      if (status.latest_generation() > shown_generation &&
+          status.latest_generation() > 0) {
+        progress.Finish(ProgressText(status, progress.elapsed_seconds()));
+        PrintRatings();
+        shown_generation = status.latest_generation();
+      }
+      progress.Update(ProgressText(status, progress.elapsed_seconds()));
+      if (status.latest_generation() >= generations_) break;
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+  progress.Finish(ProgressText(status, progress.elapsed_seconds()));
+  for (auto& w : workers_) w->Stop();
+  if (server_.has_value()) server_->Stop();
+  if (interrupted) {
+    trainer_->Stop(30000);
+    return absl::CancelledError(absl::StrCat(
+        "interrupted; continue with: renju train --resume ",
+        paths_.root.string()));
+  }
+  absl::Status match = FinalMatch(status);
+  trainer_->Stop(30000);
+  if (!match.ok()) return match;
+  std::printf("done: %lld generations, %lld games, %lld training steps in %s\n"
+              "ratings, plots and logs are in %s\n",
+              static_cast<long long>(status.latest_generation()),
+              static_cast<long long>(status.total_games()),
+              static_cast<long long>(status.training_step()),
+              FormatDuration(progress.elapsed_seconds()).c_str(),
+              paths_.root.string().c_str());
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+int Train(const Argv& argv) {
+  Args args("train",
+            "Runs the whole loop on this machine: a trainer, self-play workers "
+            "and an inference server as separate processes on loopback, until "
+            "the configured number of generations; then the last generation "
+            "plays generation 0.");
+  args.AddString("config", "configs/tiny.textproto", "run config (text proto)");
+  args.AddString("run-dir", "", "run folder (default runs/<name>-<time>)");
+  args.AddString("resume", "", "continue the run in this folder");
+  args.AddInt("generations", 0, 0, 100000,
+              "stop at this generation (default: the config's)");
+  if (int code = ParseOrExit(args, argv); code >= 0) return code;
+
+  RunPaths paths;
+  absl::StatusOr<pb::RunConfig> config;
+  if (!args.GetString("resume").empty()) {
+    paths.root = args.GetString("resume");
+    config = LoadRunConfig(paths.config().string());
+    if (!config.ok()) return Fail(config.status());
+  } else {
+    config = LoadRunConfig(args.GetString("config"));
+    if (!config.ok()) return Fail(config.status());
+    paths.root = args.GetString("run-dir").empty() ? DefaultRunDir(*config)
+                                                  : args.GetString("run-dir");
+    std::error_code error;
+    if (fs::exists(paths.root) && !fs::is_empty(paths.root, error)) {
+      return Fail(absl::AlreadyExistsError(absl::StrCat(
+          "run folder ", paths.root.string(),
+          " is not empty; continue it with --resume ", paths.root.string())));
+    }
+    fs::create_directories(paths.root, error);
+    if (absl::Status s = WriteFileAtomically(paths.config().string(),
+                                             RunConfigText(*config));
+        !s.ok()) {
+      return Fail(s);
+    }
+  }
+  std::error_code error;
+  fs::create_directories(paths.logs(), error);
+  const int generations = args.GetInt("generations") > 0
+                              ? static_cast<int>(args.GetInt("generations"))
+                              : config->launcher().generations();
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
+  Launcher launcher(*config, paths, generations);
+  absl::Status status = launcher.Run();
+  if (!status.ok()) return absl::IsCancelled(status) ? (Fail(status), 130) : Fail(status);
+  return 0;
+}
+
+}  // namespace renju::commands
