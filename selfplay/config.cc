@@ -154,6 +154,7 @@ void CheckTrainer(Checker& c, const pb::TrainerConfig& t) {
   c.Range("trainer.policy_loss_weight", t.policy_loss_weight(), 0.0f, 100.0f);
   c.Range("trainer.value_loss_weight", t.value_loss_weight(), 0.0f, 100.0f);
   c.Range("trainer.torch_threads", t.torch_threads(), 0, 256);
+  c.Range("trainer.log_every_steps", t.log_every_steps(), 1, 1000000);
   CheckDevice(c, "trainer.device", t.device());
 }
 

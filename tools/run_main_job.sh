@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The main job: set-up (packages, build), then the project's main command.
+# The main job: set-up (packages, build), then the whole training loop on
+# this machine with configs/tiny: a trainer, two self-play workers and an
+# inference server as separate processes on loopback, three generations, and
+# a final match of the last generation against generation 0. The run folder
+# (runs/tiny-<time>/) holds the games, models, ratings, plots and logs.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-# Until the training loop lands, the main job shows a sample game: the
-# Kagetsu opening and a position with black's forbidden points.
-"$RENJU_BUILD/renju" show --moves "h8 h9 i9 g7 i7 i8 j8 k9 g9 f10"
+cd "$RENJU_ROOT"
+exec "$RENJU_BUILD/renju" train --config configs/tiny.textproto "$@"

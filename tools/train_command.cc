@@ -111,9 +111,11 @@ class Launcher {
   // Restarts children that died (a crashed worker must not stall the run).
   absl::Status KeepChildrenAlive();
   std::string ProgressText(const pb::TrainerStatus& status, double seconds);
-  absl::Status FinalMatch(const pb::TrainerStatus& status);
+  absl::Status FinalMatch();
   // The registry as a table: generation, status, step, games seen, Elo.
   void PrintRatings();
+  // The newest generation whose rating/gating match is over (0 if none).
+  int64_t DecidedGeneration();
   void StopAll();
 
   const pb::RunConfig config_;
@@ -126,6 +128,7 @@ class Launcher {
   std::string trainer_address_;
   std::unique_ptr<TrainerClient> client_;
   int restarts_ = 0;
+  int64_t final_generation_ = 0;
   int64_t games_at_start_ = -1;
 };
 
@@ -134,7 +137,8 @@ absl::Status Launcher::StartTrainer() {
   absl::StatusOr<Subprocess> child = Subprocess::Start(
       {self_, "trainer", "--config", paths_.config().string(), "--run-dir",
        paths_.root.string(), "--listen", "127.0.0.1:0", "--address-file",
-       paths_.trainer_address().string()},
+       paths_.trainer_address().string(), "--generations",
+       absl::StrCat(generations_)},
       paths_.log("trainer").string());
   if (!child.ok()) return child.status();
   trainer_.emplace(std::move(*child));
@@ -223,16 +227,16 @@ std::string Launcher::ProgressText(const pb::TrainerStatus& s, double seconds) {
   return text;
 }
 
-absl::Status Launcher::FinalMatch(const pb::TrainerStatus& status) {
+absl::Status Launcher::FinalMatch() {
   const int games = config_.launcher().final_match_games();
-  if (games == 0 || status.latest_generation() == 0) return absl::OkStatus();
+  if (games == 0 || final_generation_ == 0) return absl::OkStatus();
   const fs::path models = paths_.root / "models";
   const fs::path last =
-      models / absl::StrCat("gen", status.latest_generation(), ".model");
+      models / absl::StrCat("gen", final_generation_, ".model");
   const fs::path first = models / "gen0.model";
   const fs::path out = paths_.root / "final_match";
   std::printf("final match: generation %lld against generation 0, %d games\n",
-              static_cast<long long>(status.latest_generation()), games);
+              static_cast<long long>(final_generation_), games);
   std::fflush(stdout);
   absl::StatusOr<Subprocess> arena = Subprocess::Start(
       {self_, "arena", "--config", paths_.config().string(), "--a",
@@ -255,6 +259,16 @@ absl::Status Launcher::FinalMatch(const pb::TrainerStatus& status) {
   }
   std::printf("%s", LogTail(paths_.log("final_match"), 6).c_str());
   return absl::OkStatus();
+}
+
+int64_t Launcher::DecidedGeneration() {
+  absl::StatusOr<std::vector<pb::ModelInfo>> models = client_->ListModels();
+  if (!models.ok()) return 0;
+  int64_t decided = 0;
+  for (const pb::ModelInfo& m : *models) {
+    if (m.status() != "candidate") decided = std::max(decided, m.generation());
+  }
+  return decided;
 }
 
 void Launcher::PrintRatings() {
@@ -291,7 +305,7 @@ absl::Status Launcher::Run() {
   }
   ProgressLine progress(stdout, 15000);
   pb::TrainerStatus status;
-  int64_t shown_generation = -1;
+  int64_t shown_generation = 0;
   while (!interrupted) {
     if (absl::Status s = KeepChildrenAlive(); !s.ok()) {
       StopAll();
@@ -300,14 +314,18 @@ absl::Status Launcher::Run() {
     absl::StatusOr<pb::TrainerStatus> now = client_->GetStatus();
     if (now.ok()) {
       status = *now;
-      if (status.latest_generation() > shown_generation &&
-          status.latest_generation() > 0) {
+      // A generation counts once its match decided it (not "candidate").
+      const int64_t decided = DecidedGeneration();
+      if (decided > shown_generation) {
         progress.Finish(ProgressText(status, progress.elapsed_seconds()));
         PrintRatings();
-        shown_generation = status.latest_generation();
+        shown_generation = decided;
+      }
+      if (decided >= generations_) {
+        final_generation_ = decided;
+        break;
       }
       progress.Update(ProgressText(status, progress.elapsed_seconds()));
-      if (status.latest_generation() >= generations_) break;
     }
     std::this_thread::sleep_for(std::chrono::seconds(1));
   }
@@ -320,12 +338,12 @@ absl::Status Launcher::Run() {
         "interrupted; continue with: renju train --resume ",
         paths_.root.string()));
   }
-  absl::Status match = FinalMatch(status);
+  absl::Status match = FinalMatch();
   trainer_->Stop(30000);
   if (!match.ok()) return match;
   std::printf("done: %lld generations, %lld games, %lld training steps in %s\n"
               "ratings, plots and logs are in %s\n",
-              static_cast<long long>(status.latest_generation()),
+              static_cast<long long>(final_generation_),
               static_cast<long long>(status.total_games()),
               static_cast<long long>(status.training_step()),
               FormatDuration(progress.elapsed_seconds()).c_str(),

@@ -28,6 +28,7 @@
 #include "selfplay/gating.h"
 #include "selfplay/rpc.h"
 #include "tools/command_util.h"
+#include "trainer/distributed.h"
 #include "trainer/game_store.h"
 #include "trainer/match_store.h"
 #include "trainer/plots.h"
@@ -168,6 +169,25 @@ void Publisher::RefreshRatings() {
   if (!plots.ok()) RENJU_LOG(WARNING) << "plots not drawn: " << plots.status();
 }
 
+// Runs the loop until a signal or a failure; saves its state. A loop that
+// finished its generations (--generations) leaves the process serving.
+int RunLoopUntilStopped(TrainingLoop& loop) {
+  loop.Start();
+  std::atomic<bool> loop_failed{false};
+  std::thread waiter([&] {
+    // Returns when the loop ends by itself or is stopped.
+    if (!loop.Wait().ok()) loop_failed = true;
+  });
+  while (!stop_requested && !loop_failed) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  absl::Status status = loop.Stop();
+  waiter.join();
+  if (!status.ok()) return Fail(status);
+  RENJU_LOG(INFO) << "trainer stopped; training state saved";
+  return 0;
+}
+
 absl::Status WriteAddress(const std::string& file, int port) {
   if (file.empty()) return absl::OkStatus();
   return WriteFileAtomically(file, absl::StrCat("127.0.0.1:", port, "\n"));
@@ -188,7 +208,26 @@ int Trainer(const Argv& argv) {
   args.AddString("tls-cert", "", "PEM certificate chain (enables TLS)");
   args.AddString("tls-key", "", "PEM private key");
   args.AddString("tls-client-ca", "", "PEM CA to require client certificates");
+  args.AddInt("generations", 0, 0, 1000000,
+              "stop training after publishing this generation and keep "
+              "serving (0: train until stopped)");
+  args.AddInt("rank", 0, 0, 1023,
+              "data-parallel rank; ranks above 0 only train (no service)");
+  args.AddInt("world-size", 1, 1, 1024, "data-parallel ranks in all");
+  args.AddString("init-method", "",
+                 "rendezvous of the ranks: file:///shared/path or "
+                 "tcp://host:port (needed when world-size > 1)");
   if (int code = ParseOrExit(args, argv); code >= 0) return code;
+  const int rank = static_cast<int>(args.GetInt("rank"));
+  const int world_size = static_cast<int>(args.GetInt("world-size"));
+  if (rank >= world_size) {
+    return Fail(absl::InvalidArgumentError(absl::StrCat(
+        "trainer: --rank ", rank, " must be below --world-size ", world_size)));
+  }
+  if (world_size > 1 && args.GetString("init-method").empty()) {
+    return Fail(absl::InvalidArgumentError(
+        "trainer: --world-size > 1 needs --init-method"));
+  }
 
   absl::StatusOr<pb::RunConfig> config = LoadRunConfig(args.GetString("config"));
   if (!config.ok()) return Fail(config.status());
@@ -209,12 +248,28 @@ int Trainer(const Argv& argv) {
   if (!credentials.ok()) return Fail(credentials.status());
   RENJU_LOG(INFO) << "config:\n" << RunConfigText(*config);
 
+  std::unique_ptr<DataParallelGroup> group;
+  if (world_size > 1) {
+    RENJU_LOG(INFO) << "rank " << rank << " of " << world_size
+                    << " joining " << args.GetString("init-method");
+    absl::StatusOr<std::unique_ptr<DataParallelGroup>> joined =
+        DataParallelGroup::Connect(
+            {rank, world_size, args.GetString("init-method")});
+    if (!joined.ok()) return Fail(joined.status());
+    group = std::move(*joined);
+  }
   Publisher publisher(*config, run_dir, store->get(), matches->get());
+  TrainingLoopOptions loop_options = ToTrainingLoopOptions(*config, run_dir);
+  loop_options.stop_after_generation = args.GetInt("generations");
   absl::StatusOr<std::unique_ptr<TrainingLoop>> loop = TrainingLoop::Create(
-      ToTrainingLoopOptions(*config, run_dir), store->get(),
+      loop_options, store->get(),
       [&](int64_t generation, const std::string& path, int64_t step,
-          int64_t games) { return publisher.Publish(generation, path, step, games); });
+          int64_t games) { return publisher.Publish(generation, path, step, games); },
+      group.get());
   if (!loop.ok()) return Fail(loop.status());
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
+  if (rank > 0) return RunLoopUntilStopped(**loop);
   absl::StatusOr<std::vector<ModelEntry>> models = (*store)->Models();
   if (!models.ok()) return Fail(models.status());
   if (models->empty()) {
@@ -243,24 +298,9 @@ int Trainer(const Argv& argv) {
   }
   RENJU_LOG(INFO) << "trainer listening on port " << port << ", run folder "
                   << run_dir;
-  std::signal(SIGINT, OnSignal);
-  std::signal(SIGTERM, OnSignal);
-
-  (*loop)->Start();
-  std::atomic<bool> loop_ended{false};
-  std::thread waiter([&] {
-    (*loop)->Wait();  // returns when the loop ends by itself or is stopped
-    loop_ended = true;
-  });
-  while (!stop_requested && !loop_ended) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  absl::Status status = (*loop)->Stop();
-  waiter.join();
+  const int code = RunLoopUntilStopped(**loop);
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
-  if (!status.ok()) return Fail(status);
-  RENJU_LOG(INFO) << "trainer stopped; state saved in " << run_dir;
-  return 0;
+  return code;
 }
 
 }  // namespace renju::commands

@@ -141,6 +141,7 @@ TrainingLoopOptions ToTrainingLoopOptions(const pb::RunConfig& config,
   o.samples_per_position = t.samples_per_position();
   o.steps_per_generation = t.steps_per_generation();
   o.checkpoint_every_steps = t.checkpoint_every_steps();
+  o.log_every_steps = t.log_every_steps();
   o.torch_threads = t.torch_threads();
   o.seed = static_cast<uint64_t>(config.seed());
   return o;
