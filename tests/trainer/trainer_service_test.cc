@@ -111,6 +111,25 @@ TEST_F(TrainerServiceTest, StoresValidGamesOnceAndRejectsInvalidOnes) {
   EXPECT_EQ(status->workers(0).games_duplicate(), 1);
 }
 
+TEST_F(TrainerServiceTest, ForbiddenBlackMoveIsRejectedAndNotStored) {
+  Start({});
+  pb::GameRecord forbidden;
+  forbidden.set_uid("forbidden");
+  forbidden.set_variant(pb::RENJU);
+  for (const char* m : {"h9", "a1", "g8", "a2", "i8", "a3", "h7", "a4", "h8"}) {
+    forbidden.add_plies()->set_move(P(m));
+  }
+  forbidden.set_result(pb::WHITE_WIN);
+  forbidden.set_end_reason(pb::FORBIDDEN_MOVE);
+  auto acks = Client()->UploadGames("w1", {forbidden, FiveGame("fine")});
+  ASSERT_TRUE(acks.ok()) << acks.status();
+  EXPECT_EQ((*acks)[0].outcome(), pb::GameAck::REJECTED);
+  EXPECT_EQ((*acks)[0].reason(),
+            "ply 9: black played h8, a forbidden point (double-three)");
+  EXPECT_EQ((*acks)[1].outcome(), pb::GameAck::STORED);
+  EXPECT_EQ(store_->NumGames(), 1);
+}
+
 TEST_F(TrainerServiceTest, TokensNameTheWorker) {
   Start({{{"secret-1", "w1"}}, 256, 1 << 16});
   auto anonymous = Client();
