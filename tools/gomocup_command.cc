@@ -19,16 +19,39 @@
 namespace renju::commands {
 namespace {
 
+// A file named `name` in the folder of the running binary, if there is one:
+// managers start engines from their own folder, so weights and config
+// travel beside pbrain-renju.
+std::string BesideBinary(const std::string& name) {
+  char buffer[4096];
+  const ssize_t n = readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
+  if (n <= 0) return "";
+  std::string path(buffer, static_cast<size_t>(n));
+  path = path.substr(0, path.rfind('/') + 1) + name;
+  return access(path.c_str(), R_OK) == 0 ? path : "";
+}
+
 // The players this binary can field.
 absl::StatusOr<std::unique_ptr<GomocupBrain>> MakeBrain(const Args& args) {
   const std::string name = args.GetString("brain");
   const uint64_t seed = static_cast<uint64_t>(args.GetInt("seed"));
   if (name == "tactical") return std::make_unique<TacticalBrain>(seed);
   if (name == "search") {
+    std::string config_path = args.GetString("config");
+    if (config_path.empty()) config_path = BesideBinary("renju.textproto");
+    // Without a file, the schema's defaults (a 4x32 network).
     absl::StatusOr<pb::RunConfig> config =
-        LoadRunConfig(args.GetString("config"));
+        config_path.empty() ? ParseRunConfig("", "built-in defaults")
+                            : LoadRunConfig(config_path);
     if (!config.ok()) return config.status();
-    return MakeSearchBrain(*config, args.GetString("model"), seed);
+    std::string model = args.GetString("model");
+    if (model.empty()) model = BesideBinary("renju.model");
+    if (model.empty()) {
+      std::fprintf(stderr,
+                   "gomocup: no --model and no renju.model beside the binary: "
+                   "playing a fresh, untrained network\n");
+    }
+    return MakeSearchBrain(*config, model, seed);
   }
   return absl::InvalidArgumentError(absl::StrCat(
       "--brain: unknown brain '", name, "' (expected tactical or search)"));
@@ -54,19 +77,20 @@ int Gomocup(const Argv& argv) {
             "ABOUT, and the Yixin-Board YXBOARD, YXSTOP, YXSHOWFORBID. "
             "Coordinates are x,y from the top-left corner. Diagnostics go to "
             "stderr.");
-  args.AddString("brain", "tactical",
+  args.AddString("brain", "search",
                  "who chooses the moves: tactical (win, block, good shape; "
                  "no search) or search (MCTS with the network)");
   args.AddString("model", "",
-                 "--brain search: checkpoint to play (default: a fresh, "
-                 "weak network)");
-  args.AddString("config", "configs/tiny.textproto",
-                 "--brain search: run config; its server search and "
-                 "evaluator settings apply");
+                 "--brain search: checkpoint to play (default: renju.model "
+                 "beside the binary, else a fresh, weak network)");
+  args.AddString("config", "",
+                 "--brain search: run config whose network shape and server "
+                 "search/evaluator settings apply (default: renju.textproto "
+                 "beside the binary, else the schema's defaults)");
   args.AddString("rule", "freestyle",
                  "renju, standard or freestyle until the manager sends INFO "
                  "rule");
-  args.AddInt("turn_ms", 5000, 0, 86400000,
+  args.AddInt("turn-ms", 5000, 0, 86400000,
               "time per move until the manager sends INFO timeout_turn");
   args.AddInt("seed", 1, 0, 1LL << 62, "seed for the brain's tie-breaking");
   if (int code = ParseOrExit(args, argv); code >= 0) return code;
@@ -78,7 +102,7 @@ int Gomocup(const Argv& argv) {
 
   GomocupOptions options;
   options.default_variant = *variant;
-  options.default_turn_ms = args.GetInt("turn_ms");
+  options.default_turn_ms = args.GetInt("turn-ms");
   GomocupProtocol protocol(std::move(*brain), options);
   if (absl::Status s = protocol.Run(STDIN_FILENO, WriteLine); !s.ok()) {
     return Fail(s);

@@ -260,13 +260,15 @@ TEST(GomocupClientTest, CallerMistakesAreNotTheEnginesFault) {
 void PlayFullGame(Variant variant, int size) {
   const std::string bin = RENJU_BINARY_DIR;
   GomocupClientOptions black_options;
-  black_options.argv = {bin + "/renju", "gomocup", "--seed", "1"};
+  black_options.argv = {bin + "/renju", "gomocup", "--brain", "tactical",
+                        "--seed", "1"};
   black_options.turn_time_ms = 500;
   // Start-up (loading LibTorch) is not under test: on a loaded machine it
   // can take several seconds before the first answer.
   black_options.command_timeout_ms = 30000;
   GomocupClientOptions white_options = black_options;
-  white_options.argv = {bin + "/pbrain-renju", "--seed", "2"};
+  white_options.argv = {bin + "/pbrain-renju", "--brain", "tactical", "--seed",
+                        "2"};
   std::unique_ptr<GomocupClient> black = LaunchOrDie(black_options);
   std::unique_ptr<GomocupClient> white = LaunchOrDie(white_options);
   ASSERT_TRUE(black != nullptr && white != nullptr);

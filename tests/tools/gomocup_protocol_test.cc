@@ -436,13 +436,14 @@ TEST(GomocupCommandTest, RunsAsRenjuGomocupAndAsPbrainRenju) {
       "8,6\\r\\nEND\\r\\n'";
   const std::string bin = RENJU_BINARY_DIR;
   for (const std::string& engine :
-       {bin + "/renju gomocup --seed 7", bin + "/pbrain-renju --seed 7"}) {
+       {bin + "/renju gomocup --brain tactical --seed 7",
+        bin + "/pbrain-renju --brain tactical --seed 7"}) {
     const std::string out = RunShell(script + " | " + engine + " 2>/dev/null");
     EXPECT_TRUE(absl::StartsWith(out, "OK\n7,7\n")) << engine << ": " << out;
     EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 3) << out;
   }
-  EXPECT_EQ(RunShell(script + " | " + bin + "/renju gomocup --seed 7"),
-            RunShell(script + " | " + bin + "/pbrain-renju --seed 7"));
+  EXPECT_EQ(RunShell(script + " | " + bin + "/renju gomocup --brain tactical --seed 7"),
+            RunShell(script + " | " + bin + "/pbrain-renju --brain tactical --seed 7"));
 }
 
 }  // namespace
