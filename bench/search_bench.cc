@@ -8,9 +8,9 @@
 // The search overhead is BM_SearchPlayouts items_per_second divided by
 // BM_EvaluatorAlone items_per_second at the same N (so at the same batch
 // size for a batching evaluator); 1.0 means search costs nothing.
-// Evaluators come from Evaluators() below: the seeded-random fake here; a
-// real network is one more factory there (one evaluator is shared by all
-// threads, so a batching evaluator sees batches of up to N).
+// Evaluators come from Evaluators() below: the seeded-random fake and the
+// tiny network behind the batched evaluator (one evaluator is shared by all
+// threads, so the batching evaluator sees batches of up to N).
 //
 // Positions: every 6th position of the first games of
 // ../shared/data/renju-games.jsonl (real play, so real tactics). The VCF
@@ -28,6 +28,8 @@
 
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "inference/batched_evaluator.h"
+#include "inference/model.h"
 #include "rules/game.h"
 #include "search/fake_evaluators.h"
 #include "search/search.h"
@@ -43,9 +45,31 @@ struct EvaluatorFactory {
   std::function<std::unique_ptr<Evaluator>()> make;
 };
 
+// The tiny network (fresh weights: the cost is the same) behind the batched
+// evaluator in the setting nn_bench found best on two cores: two server
+// threads with one intra-op thread each.
+std::unique_ptr<Evaluator> TinyNetworkEvaluator() {
+  SetIntraOpThreads(1);
+  std::vector<std::unique_ptr<Model>> models;
+  for (int i = 0; i < 2; ++i) {
+    absl::StatusOr<std::unique_ptr<Model>> model =
+        Model::Create(TinyNetworkConfig(), ModelOptions{"cpu"}, 1);
+    if (!model.ok()) std::exit(1);
+    models.push_back(std::move(*model));
+  }
+  BatchedEvaluatorOptions options;
+  options.max_batch_size = 32;
+  options.max_wait_us = 1000;
+  absl::StatusOr<std::unique_ptr<BatchedEvaluator>> evaluator =
+      BatchedEvaluator::Create(std::move(models), options);
+  if (!evaluator.ok()) std::exit(1);
+  return std::move(*evaluator);
+}
+
 const std::vector<EvaluatorFactory>& Evaluators() {
   static const auto* factories = new std::vector<EvaluatorFactory>{
       {"random", [] { return std::make_unique<RandomEvaluator>(1); }},
+      {"tiny-net", TinyNetworkEvaluator},
   };
   return *factories;
 }

@@ -379,6 +379,38 @@ TEST(ArenaModelTest, FreshTinyNetworkWithSearchBeatsRandomMover) {
   EXPECT_GE(wins, 38) << ArenaReport(*summary);
 }
 
+// The acceptance: a tiny *trained* model (generation 3 of a
+// configs/tiny run, tests/data/tiny-gen3.model) with search beats a
+// uniformly random legal mover in at least 95% of 40 games.
+TEST(ArenaModelTest, TrainedTinyModelBeatsRandomMover) {
+  absl::StatusOr<pb::RunConfig> config = LoadRunConfig(
+      std::string(RENJU_SOURCE_DIR) + "/configs/tiny.textproto");
+  ASSERT_TRUE(config.ok()) << config.status();
+  pb::EvaluatorConfig evaluator = config->selfplay().evaluator();
+  evaluator.set_device("cpu");
+  evaluator.set_max_wait_us(200);
+  absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack = EvaluatorStack::Create(
+      *config, evaluator,
+      std::string(RENJU_SOURCE_DIR) + "/tests/data/tiny-gen3.model",
+      /*seed=*/4);
+  ASSERT_TRUE(stack.ok()) << stack.status();
+  EXPECT_EQ((*stack)->generation(), 3);
+  SearchParams search = ToSearchParams(config->arena().search());
+  search.max_visits = 16;
+  ModelPlayer model("trained", std::move(*stack), search);
+  RandomPlayer random;
+  ArenaOptions options = SmallOptions(40);
+  options.openings = CanonicalArenaOpenings(4);
+  options.concurrent_games = 8;
+  absl::StatusOr<ArenaSummary> summary =
+      RunArenaMatch(options, model, random, {}, nullptr);
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(summary->games, 40);
+  const int64_t wins = summary->a_black.wins + summary->a_white.wins;
+  RecordProperty("trained_model_wins", static_cast<int>(wins));
+  EXPECT_GE(wins, 38) << ArenaReport(*summary);
+}
+
 TEST(ArenaModelTest, CheckpointAgainstItselfIsWithinItsIntervalOfZero) {
   const pb::RunConfig config = TinyConfig();
   const fs::path dir = TempDir("self");

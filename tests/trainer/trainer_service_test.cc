@@ -5,12 +5,14 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "gtest/gtest.h"
 #include "selfplay/file_util.h"
 #include "selfplay/game_record.h"
+#include "selfplay/rpc.h"
 #include "selfplay/trainer_client.h"
 
 namespace renju {
@@ -39,7 +41,9 @@ pb::GameRecord FiveGame(const std::string& uid) {
 
 class TrainerServiceTest : public ::testing::Test {
  protected:
-  void Start(TrainerServiceOptions options) {
+  void Start(TrainerServiceOptions options,
+             std::shared_ptr<grpc::ServerCredentials> credentials =
+                 grpc::InsecureServerCredentials()) {
     dir_ = fs::temp_directory_path() /
            ("renju_service_" + std::to_string(::getpid()) + "_" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -57,8 +61,7 @@ class TrainerServiceTest : public ::testing::Test {
         nullptr);
     grpc::ServerBuilder builder;
     int port = 0;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(),
-                             &port);
+    builder.AddListeningPort("127.0.0.1:0", credentials, &port);
     builder.RegisterService(service_.get());
     server_ = builder.BuildAndStart();
     ASSERT_NE(server_, nullptr);
@@ -143,6 +146,37 @@ TEST_F(TrainerServiceTest, TokensNameTheWorker) {
   auto impostor = right->UploadGames("w2", {FiveGame("h")});
   EXPECT_EQ(impostor.status().code(), absl::StatusCode::kPermissionDenied);
   EXPECT_EQ(store_->NumGames(), 1);
+}
+
+TEST_F(TrainerServiceTest, TlsWhenCertificatesAreConfigured) {
+  // A self-signed certificate for this test only, made with openssl(1).
+  const fs::path tls = fs::temp_directory_path() /
+                       ("renju_tls_" + std::to_string(::getpid()));
+  fs::create_directories(tls);
+  const std::string cert = (tls / "cert.pem").string();
+  const std::string key = (tls / "key.pem").string();
+  const std::string command =
+      "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost "
+      "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " + key +
+      " -out " + cert + " >/dev/null 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  auto credentials = MakeServerCredentials({cert, key, ""});
+  ASSERT_TRUE(credentials.ok()) << credentials.status();
+  Start({}, *credentials);
+
+  auto secure = TrainerClient::Create({address_, cert, "localhost"}, 5000);
+  ASSERT_TRUE(secure.ok());
+  auto acks = (*secure)->UploadGames("w", {FiveGame("over-tls")});
+  ASSERT_TRUE(acks.ok()) << acks.status();
+  EXPECT_EQ((*acks)[0].outcome(), pb::GameAck::STORED);
+  // A plaintext client cannot talk to a TLS server.
+  auto plain = Client();
+  EXPECT_EQ(plain->UploadGames("w", {FiveGame("plain")}).status().code(),
+            absl::StatusCode::kUnavailable);
+  EXPECT_EQ(store_->NumGames(), 1);
+  // A missing certificate file is a clear error, not a crash.
+  EXPECT_FALSE(MakeServerCredentials({(tls / "nope.pem").string(), key, ""}).ok());
+  fs::remove_all(tls);
 }
 
 TEST_F(TrainerServiceTest, OversizedUploadIsRejected) {

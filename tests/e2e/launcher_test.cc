@@ -1,0 +1,108 @@
+// `renju train` from start to finish, and the arena driving real Gomocup
+// engine processes, both run as users run them.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "selfplay/file_util.h"
+
+namespace renju {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kRenju = std::string(RENJU_BINARY_DIR) + "/renju";
+const std::string kConfig =
+    std::string(RENJU_SOURCE_DIR) + "/tests/data/e2e.textproto";
+
+fs::path TempDir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() /
+                       absl::StrCat("renju_", name, "_", getpid());
+  fs::remove_all(dir);
+  return dir;
+}
+
+int RunShell(const std::string& command) {
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool IsPng(const fs::path& path) {
+  absl::StatusOr<std::string> bytes = ReadFile(path.string());
+  return bytes.ok() && bytes->size() > 1000 &&
+         bytes->compare(0, 8, "\x89PNG\r\n\x1a\n") == 0;
+}
+
+TEST(LauncherTest, TrainRunsTheGenerationsAndWritesRatingsAndPlots) {
+  const fs::path run = TempDir("train");
+  const std::string log = run.string() + ".log";
+  ASSERT_EQ(RunShell(absl::StrCat(kRenju, " train --config ", kConfig,
+                             " --run-dir ", run.string(), " > ", log, " 2>&1")),
+            0)
+      << *ReadFile(log);
+  const std::string output = *ReadFile(log);
+  EXPECT_NE(output.find("generation  status"), std::string::npos) << output;
+  EXPECT_NE(output.find("final match: generation 2 against generation 0"),
+            std::string::npos)
+      << output;
+  EXPECT_NE(output.find("done: 2 generations"), std::string::npos) << output;
+
+  // The ratings cover every generation and the plots exist.
+  const std::string ratings = *ReadFile((run / "ratings.csv").string());
+  EXPECT_NE(ratings.find("\n0,"), std::string::npos) << ratings;
+  EXPECT_NE(ratings.find("\n1,"), std::string::npos) << ratings;
+  EXPECT_NE(ratings.find("\n2,"), std::string::npos) << ratings;
+  EXPECT_TRUE(IsPng(run / "elo.png"));
+  EXPECT_TRUE(IsPng(run / "elo_time.png"));
+  EXPECT_TRUE(IsPng(run / "loss.png"));
+  const nlohmann::json summary = nlohmann::json::parse(
+      *ReadFile((run / "final_match" / "summary.json").string()));
+  EXPECT_EQ(summary["games"], 4) << summary.dump();
+
+  // --resume continues the same run to a further generation.
+  ASSERT_EQ(RunShell(absl::StrCat(kRenju, " train --resume ", run.string(),
+                             " --generations 3 > ", log, " 2>&1")),
+            0)
+      << *ReadFile(log);
+  EXPECT_NE(ReadFile(log)->find("done: 3 generations"), std::string::npos)
+      << *ReadFile(log);
+  EXPECT_TRUE(fs::exists(run / "models" / "gen3.model"));
+  // A second fresh run into the same folder is refused.
+  EXPECT_EQ(RunShell(absl::StrCat(kRenju, " train --config ", kConfig, " --run-dir ",
+                             run.string(), " > ", log, " 2>&1")),
+            1);
+  EXPECT_NE(ReadFile(log)->find("--resume"), std::string::npos);
+  fs::remove_all(run);
+  fs::remove(log);
+}
+
+TEST(LauncherTest, ArenaDrivesTwoGomocupEngineProcesses) {
+  const fs::path out = TempDir("arena_engines");
+  const std::string log = out.string() + ".log";
+  const std::string engine =
+      absl::StrCat("engine:", kRenju, " gomocup --brain tactical");
+  ASSERT_EQ(RunShell(absl::StrCat(kRenju, " arena --config ", kConfig, " --a '",
+                             engine, " --seed 1' --b '", engine,
+                             " --seed 2' --games 2 --engine-turn-ms 300 --out ",
+                             out.string(), " > ", log, " 2>&1")),
+            0)
+      << *ReadFile(log);
+  const nlohmann::json summary =
+      nlohmann::json::parse(*ReadFile((out / "summary.json").string()));
+  EXPECT_EQ(summary["games"], 2) << summary.dump();
+  for (const char* player : {"a", "b"}) {
+    for (const auto& [fault, count] : summary["faults"][player].items()) {
+      EXPECT_EQ(count, 0) << player << " " << fault << ": " << summary.dump();
+    }
+  }
+  fs::remove_all(out);
+  fs::remove(log);
+}
+
+}  // namespace
+}  // namespace renju
