@@ -6,52 +6,17 @@
 #include <torch/utils.h>
 
 #include <cstring>
-#include <mutex>
 
 #ifdef __GLIBC__
-#include <malloc.h>
 #endif
 
 #include "absl/strings/str_cat.h"
 #include "inference/encoding.h"
 #include "inference/network.h"
+#include "inference/torch_util.h"
 
 namespace renju {
 namespace {
-
-// LibTorch reports failures as c10::Error exceptions; nothing outside this
-// file sees one.
-template <typename Fn>
-absl::Status Guarded(absl::string_view what, Fn&& fn) {
-  try {
-    return fn();
-  } catch (const std::exception& e) {
-    return absl::InternalError(absl::StrCat(what, ": ", e.what()));
-  }
-}
-
-absl::StatusOr<torch::Device> ParseDevice(const std::string& name) {
-  if (name == "auto") {
-    return CudaAvailable() ? torch::Device(torch::kCUDA, 0)
-                           : torch::Device(torch::kCPU);
-  }
-  if (name != "cpu" && name.rfind("cuda", 0) != 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "device '", name, "': expected auto, cpu, cuda or cuda:N"));
-  }
-  try {
-    torch::Device device(name);
-    if (device.is_cuda() && !CudaAvailable()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("device '", name,
-                       "': this LibTorch has no CUDA or no GPU is visible"));
-    }
-    return device;
-  } catch (const std::exception& e) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "device '", name, "': expected auto, cpu, cuda or cuda:N"));
-  }
-}
 
 absl::StatusOr<torch::ScalarType> ParsePrecision(Precision precision,
                                                  const torch::Device& device) {
@@ -86,20 +51,6 @@ void MoveNet(PolicyValueNetImpl& net, const torch::Device& device,
   }
 }
 
-// glibc hands blocks over 128 KB back to the kernel when freed and maps
-// them afresh next time, so every forward page-faults all its activation
-// tensors again: 3-5x slower forwards on CPU at batch 8-128 (BENCHMARKS.md).
-// Keeping such blocks in the heap is a process-wide malloc setting, made once.
-void KeepActivationsInHeap() {
-#ifdef __GLIBC__
-  static std::once_flag once;
-  std::call_once(once, [] {
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest allowed value
-    mallopt(M_TRIM_THRESHOLD, 256 << 20);
-  });
-#endif
-}
-
 }  // namespace
 
 struct Model::Impl {
@@ -122,14 +73,14 @@ absl::StatusOr<std::unique_ptr<Model>> Model::Build(
     const NetworkConfig& config, const ModelOptions& options,
     std::optional<uint64_t> seed) {
   if (absl::Status s = config.Validate(); !s.ok()) return s;
-  absl::StatusOr<torch::Device> device = ParseDevice(options.device);
+  absl::StatusOr<torch::Device> device = ParseTorchDevice(options.device, "device");
   if (!device.ok()) return device.status();
   absl::StatusOr<torch::ScalarType> dtype =
       ParsePrecision(options.precision, *device);
   if (!dtype.ok()) return dtype.status();
   if (device->is_cpu()) KeepActivationsInHeap();
   std::unique_ptr<Model> model;
-  absl::Status status = Guarded("creating the network", [&] {
+  absl::Status status = TorchGuarded("creating the network", [&] {
     // Loading and cloning overwrite the weights: leave the generator alone.
     if (seed.has_value()) torch::manual_seed(*seed);
     auto impl =
@@ -159,7 +110,7 @@ absl::StatusOr<std::unique_ptr<Model>> Model::Load(
   absl::StatusOr<std::unique_ptr<Model>> model =
       Build(config, options, std::nullopt);
   if (!model.ok()) return model.status();
-  absl::Status status = Guarded(absl::StrCat("checkpoint ", path), [&] {
+  absl::Status status = TorchGuarded(absl::StrCat("checkpoint ", path), [&] {
     return ImportTensors(checkpoint->tensors, absl::StrCat("checkpoint ", path),
                          *(*model)->impl_->net);
   });
@@ -178,7 +129,7 @@ absl::StatusOr<std::unique_ptr<Model>> Model::Clone() const {
   absl::StatusOr<std::unique_ptr<Model>> clone =
       Build(config(), options, std::nullopt);
   if (!clone.ok()) return clone.status();
-  absl::Status status = Guarded("cloning the network", [&] {
+  absl::Status status = TorchGuarded("cloning the network", [&] {
     return ImportTensors(ExportTensors(*impl_->net), "clone",
                          *(*clone)->impl_->net);
   });
@@ -190,7 +141,7 @@ absl::StatusOr<std::unique_ptr<Model>> Model::Clone() const {
 
 absl::Status Model::Save(const std::string& path) {
   std::vector<TensorRecord> tensors;
-  absl::Status status = Guarded("exporting the network", [&] {
+  absl::Status status = TorchGuarded("exporting the network", [&] {
     tensors = ExportTensors(*impl_->net);
     return absl::OkStatus();
   });
@@ -208,7 +159,7 @@ absl::Status Model::Forward(const float* inputs, int batch,
     return absl::InvalidArgumentError(
         absl::StrCat("forward on a batch of ", batch));
   }
-  return Guarded("forward", [&] {
+  return TorchGuarded("forward", [&] {
     c10::InferenceMode inference_mode;
     const int size = config().board_size;
     torch::Tensor x =

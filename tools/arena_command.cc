@@ -179,8 +179,16 @@ int RunMatch(const pb::RunConfig& config, const Args& args) {
   ProgressLine progress;
   ArenaCallbacks callbacks;
   callbacks.on_pair = [&](const ArenaSummary& s) {
-    progress.Update(absl::StrCat(ArenaProgressLine(s), " | ",
-                                 FormatDuration(progress.elapsed_seconds())));
+    const double seconds = progress.elapsed_seconds();
+    std::string line = absl::StrCat(ArenaProgressLine(s), " | ",
+                                    FormatDuration(seconds));
+    // The SPRT may end the match sooner than this estimate.
+    if (s.games > 0 && s.max_games > s.games) {
+      absl::StrAppend(&line, " (eta ",
+                      FormatDuration(seconds * (s.max_games - s.games) / s.games),
+                      ")");
+    }
+    progress.Update(line);
   };
   absl::StatusOr<ArenaSummary> summary =
       RunArenaMatch(*options, **a, **b, callbacks, &interrupted);

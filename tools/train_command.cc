@@ -130,6 +130,7 @@ class Launcher {
   int restarts_ = 0;
   int64_t final_generation_ = 0;
   int64_t games_at_start_ = -1;
+  int64_t generation_at_start_ = 0;
 };
 
 absl::Status Launcher::StartTrainer() {
@@ -146,8 +147,10 @@ absl::Status Launcher::StartTrainer() {
       WaitForAddress(*trainer_, paths_.trainer_address(), paths_.log("trainer"));
   if (!address.ok()) return address.status();
   trainer_address_ = *address;
+  ChannelOptions channel;
+  channel.address = trainer_address_;
   absl::StatusOr<std::unique_ptr<TrainerClient>> client =
-      TrainerClient::Create({trainer_address_}, 5000);
+      TrainerClient::Create(channel, 5000);
   if (!client.ok()) return client.status();
   client_ = std::move(*client);
   return absl::OkStatus();
@@ -211,7 +214,10 @@ absl::Status Launcher::KeepChildrenAlive() {
 }
 
 std::string Launcher::ProgressText(const pb::TrainerStatus& s, double seconds) {
-  if (games_at_start_ < 0) games_at_start_ = s.total_games();
+  if (games_at_start_ < 0) {
+    games_at_start_ = s.total_games();
+    generation_at_start_ = s.latest_generation();
+  }
   const double minutes = seconds / 60;
   const int64_t new_games = s.total_games() - games_at_start_;
   std::string text = absl::StrFormat(
@@ -224,6 +230,12 @@ std::string Launcher::ProgressText(const pb::TrainerStatus& s, double seconds) {
                           s.policy_loss(), s.value_loss());
   }
   absl::StrAppend(&text, " | ", FormatDuration(seconds));
+  // ETA from the pace of the generations published in this session.
+  const int64_t done = s.latest_generation() - generation_at_start_;
+  const int64_t left = generations_ - s.latest_generation();
+  if (done > 0 && left > 0) {
+    absl::StrAppend(&text, " (eta ", FormatDuration(seconds * left / done), ")");
+  }
   return text;
 }
 

@@ -252,9 +252,12 @@ int Trainer(const Argv& argv) {
   if (world_size > 1) {
     RENJU_LOG(INFO) << "rank " << rank << " of " << world_size
                     << " joining " << args.GetString("init-method");
+    DistributedOptions distributed;
+    distributed.rank = rank;
+    distributed.world_size = world_size;
+    distributed.init_method = args.GetString("init-method");
     absl::StatusOr<std::unique_ptr<DataParallelGroup>> joined =
-        DataParallelGroup::Connect(
-            {rank, world_size, args.GetString("init-method")});
+        DataParallelGroup::Connect(distributed);
     if (!joined.ok()) return Fail(joined.status());
     group = std::move(*joined);
   }

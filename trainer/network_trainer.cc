@@ -9,11 +9,9 @@
 
 #include <cmath>
 #include <cstring>
-#include <mutex>
 #include <sstream>
 
 #ifdef __GLIBC__
-#include <malloc.h>
 #endif
 
 #include "absl/container/flat_hash_set.h"
@@ -22,6 +20,7 @@
 #include "absl/synchronization/mutex.h"
 #include "inference/encoding.h"
 #include "inference/network.h"
+#include "inference/torch_util.h"
 #include "inference/tensor_file.h"
 #include "trainer/distributed.h"
 
@@ -49,34 +48,6 @@ enum StatIndex {
   kSampleCount,
   kNumStats
 };
-
-template <typename Fn>
-absl::Status Guarded(absl::string_view what, Fn&& fn) {
-  try {
-    return fn();
-  } catch (const std::exception& e) {
-    return absl::InternalError(absl::StrCat(what, ": ", e.what()));
-  }
-}
-
-absl::StatusOr<torch::Device> ParseDevice(const std::string& name) {
-  if (name == "auto") {
-    return torch::cuda::is_available() ? torch::Device(torch::kCUDA, 0)
-                                       : torch::Device(torch::kCPU);
-  }
-  try {
-    if (name != "cpu" && name.rfind("cuda", 0) != 0) throw std::exception();
-    torch::Device device(name);
-    if (device.is_cuda() && !torch::cuda::is_available()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "trainer device '", name, "': this LibTorch has no CUDA or no GPU"));
-    }
-    return device;
-  } catch (const std::exception&) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "trainer device '", name, "': expected auto, cpu, cuda or cuda:N"));
-  }
-}
 
 absl::Status ValidateOptions(const TrainingOptions& o) {
   auto bad = [](absl::string_view field, double value,
@@ -143,19 +114,6 @@ std::vector<torch::Tensor> BatchNormStatistics(PolicyValueNetImpl& net) {
     if (b.is_floating_point()) out.push_back(b);
   }
   return out;
-}
-
-// The setting inference/model.cc makes for CPU models, for the same reason:
-// glibc would return every freed activation block over 128 KB to the kernel
-// and page-fault it in again on the next step.
-void KeepActivationsInHeap() {
-#ifdef __GLIBC__
-  static std::once_flag once;
-  std::call_once(once, [] {
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 256 << 20);
-  });
-#endif
 }
 
 // Bytes carried in an int64 tensor (tensor files have no byte dtype); the
@@ -325,13 +283,13 @@ absl::StatusOr<std::unique_ptr<NetworkTrainer>> NetworkTrainer::Create(
     DataParallelGroup* group) {
   if (absl::Status s = config.Validate(); !s.ok()) return s;
   if (absl::Status s = ValidateOptions(options); !s.ok()) return s;
-  absl::StatusOr<torch::Device> device = ParseDevice(options.device);
+  absl::StatusOr<torch::Device> device = ParseTorchDevice(options.device, "trainer device");
   if (!device.ok()) return device.status();
   if (device->is_cpu()) KeepActivationsInHeap();
   std::unique_ptr<NetworkTrainer> trainer(
       new NetworkTrainer(config, options, group));
   Impl& impl = *trainer->impl_;
-  absl::Status status = Guarded("creating the network to train", [&] {
+  absl::Status status = TorchGuarded("creating the network to train", [&] {
     // The initial weights come from LibTorch's global generator; two
     // trainers built at once (ranks on threads) must not interleave draws.
     static absl::Mutex generator_mutex(absl::kConstInit);
@@ -370,7 +328,7 @@ absl::StatusOr<StepStats> NetworkTrainer::Step(const TrainingBatch& batch) {
   }
   const double lr = LearningRate(options_, step_);
   torch::Tensor sums;
-  absl::Status status = Guarded("training step", [&] {
+  absl::Status status = TorchGuarded("training step", [&] {
     Impl& impl = *impl_;
     const BatchTensors b = ToTensors(batch, impl.device);
     for (auto& group : impl.optimizer->param_groups()) {
@@ -404,7 +362,7 @@ absl::Status NetworkTrainer::SaveState(
   TensorFile file;
   file.kind = kStateKind;
   std::string archive_bytes;
-  absl::Status status = Guarded("saving the training state", [&] {
+  absl::Status status = TorchGuarded("saving the training state", [&] {
     torch::serialize::OutputArchive archive;
     impl_->optimizer->save(archive);
     std::ostringstream out;
@@ -496,7 +454,7 @@ NetworkTrainer::LoadState(const std::string& path) {
       optimizer_bytes > static_cast<int64_t>(archive->data.size())) {
     return error("missing or bad optimizer state");
   }
-  absl::Status status = Guarded(absl::StrCat("training state ", path), [&] {
+  absl::Status status = TorchGuarded(absl::StrCat("training state ", path), [&] {
     if (absl::Status s = ImportTensors(model, absl::StrCat("training state ", path),
                                        *impl_->net);
         !s.ok()) {
@@ -516,7 +474,7 @@ absl::StatusOr<std::string> NetworkTrainer::ExportModel(
     const std::string& path, CheckpointInfo info) const {
   info.config = config_;
   std::vector<TensorRecord> tensors;
-  absl::Status status = Guarded("exporting the network", [&] {
+  absl::Status status = TorchGuarded("exporting the network", [&] {
     tensors = ExportTensors(*impl_->net);
     return absl::OkStatus();
   });

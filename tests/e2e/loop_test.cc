@@ -93,7 +93,9 @@ class LoopTest : public ::testing::Test {
   }
 
   std::unique_ptr<TrainerClient> Client() {
-    auto client = TrainerClient::Create({address_}, 3000);
+    ChannelOptions channel;
+    channel.address = address_;
+    auto client = TrainerClient::Create(channel, 3000);
     EXPECT_TRUE(client.ok());
     return std::move(*client);
   }

@@ -164,7 +164,11 @@ TEST_F(TrainerServiceTest, TlsWhenCertificatesAreConfigured) {
   ASSERT_TRUE(credentials.ok()) << credentials.status();
   Start({}, *credentials);
 
-  auto secure = TrainerClient::Create({address_, cert, "localhost"}, 5000);
+  ChannelOptions channel;
+  channel.address = address_;
+  channel.tls_root_cert = cert;
+  channel.tls_server_name = "localhost";
+  auto secure = TrainerClient::Create(channel, 5000);
   ASSERT_TRUE(secure.ok());
   auto acks = (*secure)->UploadGames("w", {FiveGame("over-tls")});
   ASSERT_TRUE(acks.ok()) << acks.status();
