@@ -62,6 +62,12 @@ absl::Status CheckResult(const pb::GameRecord& record, const Game& game) {
   if (recorded == pb::RESULT_UNSPECIFIED) {
     return absl::InvalidArgumentError("the game has no result");
   }
+  // proto3 enums are open: the wire may carry any number.
+  if (!pb::GameResult_IsValid(recorded)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("result ", static_cast<int>(recorded),
+                     " is not a known result (black win, white win, draw)"));
+  }
   if (game.over()) {
     if (recorded != ToProto(game.result()) ||
         record.end_reason() != ToProto(game.end_reason())) {

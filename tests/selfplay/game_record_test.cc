@@ -89,6 +89,12 @@ TEST(GameRecordTest, RejectsResultsTheBoardContradicts) {
   r.set_end_reason(pb::MOVE_CAP);
   EXPECT_EQ(ValidateGameRecord(r).status().message(),
             "a move-cap game must be a draw");
+  // Found by game_record_fuzzer: an enum number outside GameResult on the
+  // wire was stored as a resignation's result.
+  r.set_end_reason(pb::RESIGNATION);
+  r.set_result(static_cast<pb::GameResult>(7));
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "result 7 is not a known result (black win, white win, draw)");
 }
 
 TEST(GameRecordTest, RejectsMalformedTargets) {

@@ -1,0 +1,53 @@
+// The JSON Lines inputs: game files for `renju replay` (ReadGameJsonl, each
+// game replayed) and positions for `renju forbidden --jsonl` (each line
+// through BoardFromJson, then the forbidden points of the board it gives).
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/str_split.h"
+#include "rules/forbidden.h"
+#include "tests/fuzz/fuzz_util.h"
+#include "tools/game_jsonl.h"
+#include "tools/json_position.h"
+
+namespace renju::fuzz {
+namespace {
+
+void CheckGames(absl::string_view text) {
+  absl::StatusOr<std::vector<GameRecord>> records = ReadGameJsonl(text);
+  if (!records.ok()) return;
+  for (const GameRecord& record : *records) {
+    RENJU_CHECK(record.line >= 1);
+    CheckReplay(record);
+  }
+}
+
+// What `renju forbidden --jsonl` does with one line.
+void CheckPosition(absl::string_view line) {
+  const nlohmann::json object =
+      nlohmann::json::parse(line.begin(), line.end(), nullptr, false);
+  if (object.is_discarded()) return;
+  absl::StatusOr<Board> board = BoardFromJson(object);
+  if (!board.ok()) {
+    // The command prints the message, which quotes the input as it is.
+    nlohmann::json error = {{"error", std::string(board.status().message())}};
+    error.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return;
+  }
+  for (const ForbiddenPoint& f : ForbiddenPoints(*board)) {
+    RENJU_CHECK(board->IsEmpty(f.point)) << PointName(f.point);
+  }
+}
+
+}  // namespace
+}  // namespace renju::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const absl::string_view text = renju::fuzz::AsText(data, size);
+  renju::fuzz::CheckGames(text);
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    renju::fuzz::CheckPosition(line);
+  }
+  return 0;
+}
