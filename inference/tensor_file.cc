@@ -48,6 +48,7 @@ class ByteReader {
     return true;
   }
   bool done() const { return pos_ == data_.size(); }
+  size_t remaining() const { return data_.size() - pos_; }
 
  private:
   absl::string_view data_;
@@ -93,13 +94,19 @@ absl::Status ReadTensor(ByteReader& in, int index, TensorRecord& t) {
   t.dtype = static_cast<TensorDtype>(dtype);
   if (!in.Read(rank) || rank > kMaxRank) return bad("bad rank");
   t.shape.resize(rank);
+  // The elements must fit in the bytes left, which also keeps the product
+  // of the dimensions from overflowing.
+  uint64_t elements = 1;
   for (int64_t& d : t.shape) {
     if (!in.Read(d) || d < 0 || d > (int64_t{1} << 31)) return bad("bad shape");
+    if (d > 0 && elements > in.remaining() / static_cast<uint64_t>(d)) {
+      return bad("shape larger than the file");
+    }
+    elements *= static_cast<uint64_t>(d);
   }
   uint64_t data_bytes = 0;
   if (!in.Read(data_bytes) ||
-      data_bytes !=
-          static_cast<uint64_t>(t.NumElements()) * ElementBytes(t.dtype) ||
+      data_bytes != elements * ElementBytes(t.dtype) ||
       !in.ReadBytes(data_bytes, t.data)) {
     return bad("data size does not match the shape");
   }
@@ -136,6 +143,12 @@ absl::Status ParseBody(absl::string_view metadata, absl::string_view tensors,
   ByteReader in(tensors);
   uint32_t count = 0;
   if (!in.Read(count)) return absl::DataLossError("no tensor count");
+  // Every tensor takes at least its name length, dtype, rank and data size.
+  constexpr size_t kMinTensorBytes = 4 + 1 + 4 + 8;
+  if (count > in.remaining() / kMinTensorBytes) {
+    return absl::DataLossError(
+        absl::StrCat(count, " tensors cannot fit in ", in.remaining(), " bytes"));
+  }
   file.tensors.resize(count);
   for (uint32_t i = 0; i < count; ++i) {
     if (absl::Status s = ReadTensor(in, i, file.tensors[i]); !s.ok()) return s;

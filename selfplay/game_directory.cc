@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "selfplay/file_util.h"
@@ -73,6 +74,11 @@ absl::StatusOr<pb::GameRecord> GameDirectory::Read(const std::string& uid) const
 }
 
 absl::Status GameDirectory::Remove(const std::string& uid) const {
+  // The uid may come from the trainer's reply: never a path.
+  if (!IsSafeName(uid)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("not a game uid: '", absl::CEscape(uid), "'"));
+  }
   std::error_code error;
   fs::remove(FileOf(uid), error);
   if (error) {

@@ -1,8 +1,10 @@
 #include "selfplay/game_record.h"
 
 #include <cmath>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "selfplay/game_directory.h"
 
 namespace renju {
 namespace {
@@ -34,12 +36,21 @@ absl::Status CheckTarget(const pb::SearchTarget& target, Game& game, int ply) {
   if (target.policy_points_size() == 0) return absl::OkStatus();
   double sum = 0;
   const int size = game.size();
+  // Each point once: the trainer keeps targets in memory, so a target may
+  // not be longer than the board.
+  std::vector<bool> seen(size * size, false);
   for (int i = 0; i < target.policy_points_size(); ++i) {
     const int index = target.policy_points(i);
     const float prob = target.policy_probs(i);
     if (index < 0 || index >= size * size) {
       return PlyError(ply, absl::StrCat("policy point ", index, " is off the board"));
     }
+    if (seen[index]) {
+      return PlyError(ply, absl::StrCat("policy target names ",
+                                        PointName(PointAt(index, size)),
+                                        " twice"));
+    }
+    seen[index] = true;
     const Point p = PointAt(index, size);
     if (!game.IsLegal(p)) {
       return PlyError(ply, absl::StrCat("policy target on ", PointName(p),
@@ -227,6 +238,17 @@ absl::StatusOr<Game> GameFromPosition(const pb::Position& position) {
 absl::StatusOr<Game> ValidateGameRecord(const pb::GameRecord& record) {
   if (record.uid().empty() || record.uid().size() > 200) {
     return absl::InvalidArgumentError("uid must be 1..200 characters");
+  }
+  // UIDs become log text, and file names on workers.
+  if (!IsSafeName(record.uid())) {
+    return absl::InvalidArgumentError(
+        "uid may hold only letters, digits, '-', '_' and '.', and may not "
+        "start with '.'");
+  }
+  if (record.opening().size() > 100) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "opening name of ", record.opening().size(),
+        " characters; at most 100"));
   }
   absl::StatusOr<Variant> variant = FromProto(record.variant());
   if (!variant.ok()) return variant.status();

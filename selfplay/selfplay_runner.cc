@@ -1,6 +1,7 @@
 #include "selfplay/selfplay_runner.h"
 
 #include <chrono>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -36,7 +37,9 @@ SelfplayRunner::SelfplayRunner(SelfplaySettings settings, int concurrent_games,
           std::chrono::duration_cast<std::chrono::milliseconds>(
               std::chrono::system_clock::now().time_since_epoch())
               .count(),
-          "-")) {}
+          // Not derived from the seed: two runs with one seed must not
+          // share uids, and others' uids should not be guessable.
+          "-", absl::Hex(std::random_device{}(), absl::kZeroPad8), "-")) {}
 
 SelfplayTally SelfplayRunner::tally() const {
   absl::MutexLock lock(&mutex_);

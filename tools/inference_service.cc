@@ -81,7 +81,10 @@ absl::StatusOr<SearchParams> SuggestParams(const pb::SuggestRequest& request,
   // A suggestion spends the budget it was given.
   params.playout_cap_randomisation = false;
   if (request.visits() > 0 || request.time_ms() > 0) {
-    params.max_visits = request.visits();
+    // A time budget alone still stops at the server's visit limit: the
+    // tree's memory is bounded by visits, not by time.
+    params.max_visits =
+        request.visits() > 0 ? request.visits() : server.max_visits();
     params.max_time_ms = request.time_ms();
   }
   // Searching with invalid params would be a crash, not an answer.

@@ -74,6 +74,11 @@ absl::StatusOr<std::map<std::string, std::string>> ReadTokens(
           absl::StrCat(path, ":", number, ": token used twice"));
     }
   }
+  // No tokens would mean no authentication: never the result of a file.
+  if (tokens.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": no '<worker-id> <token>' lines"));
+  }
   return tokens;
 }
 
@@ -231,6 +236,14 @@ int Trainer(const Argv& argv) {
 
   absl::StatusOr<pb::RunConfig> config = LoadRunConfig(args.GetString("config"));
   if (!config.ok()) return Fail(config.status());
+  // Every outside input is checked before the run folder is touched.
+  absl::StatusOr<std::map<std::string, std::string>> tokens =
+      ReadTokens(args.GetString("tokens"));
+  if (!tokens.ok()) return Fail(tokens.status());
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      MakeServerCredentials({args.GetString("tls-cert"), args.GetString("tls-key"),
+                             args.GetString("tls-client-ca")});
+  if (!credentials.ok()) return Fail(credentials.status());
   const std::string run_dir = args.GetString("run-dir");
   std::error_code error;
   fs::create_directories(run_dir, error);
@@ -239,13 +252,6 @@ int Trainer(const Argv& argv) {
   if (!store.ok()) return Fail(store.status());
   absl::StatusOr<std::unique_ptr<MatchStore>> matches = MatchStore::Open(db_path);
   if (!matches.ok()) return Fail(matches.status());
-  absl::StatusOr<std::map<std::string, std::string>> tokens =
-      ReadTokens(args.GetString("tokens"));
-  if (!tokens.ok()) return Fail(tokens.status());
-  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
-      MakeServerCredentials({args.GetString("tls-cert"), args.GetString("tls-key"),
-                             args.GetString("tls-client-ca")});
-  if (!credentials.ok()) return Fail(credentials.status());
   RENJU_LOG(INFO) << "config:\n" << RunConfigText(*config);
 
   std::unique_ptr<DataParallelGroup> group;
@@ -281,6 +287,8 @@ int Trainer(const Argv& argv) {
 
   TrainerServiceOptions service_options;
   service_options.worker_tokens = *tokens;
+  service_options.variant = *ParseVariant(config->variant());  // validated
+  service_options.board_size = config->board_size();
   TrainerService service(
       store->get(), service_options,
       [&](int64_t, int64_t) { (*loop)->NotifyNewGames(); },

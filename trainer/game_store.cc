@@ -8,6 +8,8 @@
 namespace renju {
 namespace {
 
+// Version 1 files made before uids were unique per worker keep a global
+// UNIQUE(uid): stricter, and read the same.
 constexpr int kSchemaVersion = 1;
 
 constexpr char kSchema[] = R"sql(
@@ -16,12 +18,15 @@ CREATE TABLE IF NOT EXISTS meta (
   value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games (
   id INTEGER PRIMARY KEY,
-  uid TEXT NOT NULL UNIQUE,
+  uid TEXT NOT NULL,
   worker_id TEXT NOT NULL,
   model_generation INTEGER NOT NULL,
   num_positions INTEGER NOT NULL,
   received_unix_ms INTEGER NOT NULL,
-  record BLOB NOT NULL);
+  record BLOB NOT NULL,
+  -- A retried upload is stored once; unique per worker, so one worker
+  -- cannot claim another's uids and make its games look like duplicates.
+  UNIQUE (worker_id, uid));
 CREATE TABLE IF NOT EXISTS workers (
   worker_id TEXT PRIMARY KEY,
   games_stored INTEGER NOT NULL DEFAULT 0,

@@ -1,7 +1,7 @@
 // The trainer's durable state in one SQLite file (WAL): the games workers
 // uploaded, per-worker counts, and the model registry. An upload counts as
-// delivered only after AddGames has committed it; a game whose uid is
-// already stored is a duplicate and is not stored again.
+// delivered only after AddGames has committed it; a game whose uid the same
+// worker already stored is a duplicate and is not stored again.
 //
 // Games are kept as serialized pb::GameRecord bytes; validation happens
 // before AddGames (game_validation.h), so the store knows no rules.

@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "rules/logging.h"
+#include "selfplay/game_directory.h"
 #include "selfplay/game_record.h"
 #include "selfplay/rpc.h"
 
@@ -86,13 +87,27 @@ grpc::Status TrainerService::UploadGames(grpc::ServerContext* context,
     IncomingGame game;
     game.uid = record.uid();
     game.model_generation = record.model_generation();
-    if (absl::StatusOr<Game> replayed = ValidateGameRecord(record);
-        !replayed.ok()) {
+    absl::StatusOr<Game> replayed = ValidateGameRecord(record);
+    if (!replayed.ok()) {
       game.rejection = std::string(replayed.status().message());
-      if (game.uid.empty()) game.uid = "(no uid)";
+    } else if (replayed->variant() != options_.variant ||
+               replayed->size() != options_.board_size) {
+      game.rejection = absl::StrCat(
+          "a ", VariantName(replayed->variant()), " game on ",
+          replayed->size(), "x", replayed->size(), "; this run trains ",
+          VariantName(options_.variant), " on ", options_.board_size, "x",
+          options_.board_size);
     } else {
-      game.num_positions = NumTrainingPositions(record);
-      game.record = record.SerializeAsString();
+      // Stored as the trainer understands it: fields this build does not
+      // know are dropped, not kept as opaque bytes.
+      pb::GameRecord stored = record;
+      stored.DiscardUnknownFields();
+      game.num_positions = NumTrainingPositions(stored);
+      game.record = stored.SerializeAsString();
+    }
+    // A rejected game's uid may be anything; acks and logs carry a safe one.
+    if (!game.rejection.empty() && !IsSafeName(game.uid)) {
+      game.uid = "(invalid uid)";
     }
     incoming.push_back(std::move(game));
   }

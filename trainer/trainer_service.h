@@ -16,6 +16,7 @@
 #include <string>
 
 #include "proto/trainer.grpc.pb.h"
+#include "rules/types.h"
 #include "trainer/game_store.h"
 
 namespace renju {
@@ -26,6 +27,10 @@ struct TrainerServiceOptions {
   // Limits per request; larger requests get INVALID_ARGUMENT.
   int max_games_per_upload = 256;
   int64_t fetch_chunk_bytes = 1 << 16;
+  // The run's game: uploads of another variant or board size are rejected
+  // (the network trains one board size; see RunConfig).
+  Variant variant = Variant::kRenju;
+  int board_size = kRenjuBoardSize;
 };
 
 class TrainerService final : public pb::Trainer::Service {

@@ -106,6 +106,22 @@ std::vector<float> Outputs(Model& model) {
   return out;
 }
 
+TEST_F(CheckpointTest, CraftedShapesAreErrorsNotAllocations) {
+  // A file whose hash is right but whose shape claims 2^93 elements: the
+  // reader must refuse it before multiplying or allocating.
+  absl::StatusOr<TensorFile> file = ReadTensorFile(path_);
+  ASSERT_TRUE(file.ok()) << file.status();
+  file->tensors[0].shape = {int64_t{1} << 31, int64_t{1} << 31,
+                            int64_t{1} << 31};
+  ASSERT_TRUE(WriteTensorFile(path_, *file).ok());
+  absl::StatusOr<TensorFile> crafted = ReadTensorFile(path_);
+  ASSERT_FALSE(crafted.ok());
+  EXPECT_EQ(crafted.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(crafted.status().message().find("shape larger than the file"),
+            std::string::npos)
+      << crafted.status();
+}
+
 TEST_F(CheckpointTest, SaveLoadIsBitExact) {
   absl::StatusOr<std::unique_ptr<Model>> loaded =
       Model::Load(path_, CpuOptions(), SmallConfig());

@@ -120,6 +120,21 @@ TEST(GameRecordTest, RejectsMalformedTargets) {
   EXPECT_EQ(ValidateGameRecord(r).status().message(),
             "unknown rule variant 17");
   r = FiveGame();
+  r.mutable_plies(0)->mutable_target()->set_policy_probs(0, 0.5f);
+  r.mutable_plies(0)->mutable_target()->add_policy_points(P("h8"));
+  r.mutable_plies(0)->mutable_target()->add_policy_probs(0.5f);
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "ply 1: policy target names h8 twice");
+  r = FiveGame();
+  r.set_uid("../../etc/passwd");
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "uid may hold only letters, digits, '-', '_' and '.', and may not "
+            "start with '.'");
+  r = FiveGame();
+  r.set_opening(std::string(101, 'x'));
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "opening name of 101 characters; at most 100");
+  r = FiveGame();
   r.set_board_size(19);
   EXPECT_EQ(ValidateGameRecord(r).status().message(),
             "renju is played on 15 x 15 only, not 19 x 19");

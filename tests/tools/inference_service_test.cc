@@ -109,6 +109,19 @@ TEST_F(InferenceServiceTest, SuggestHonoursATimeBudget) {
   EXPECT_EQ(response.candidates_size(), 5);
 }
 
+TEST_F(InferenceServiceTest, ATimeBudgetStillStopsAtTheServersVisitLimit) {
+  config_.mutable_server()->set_max_visits(40);
+  StartWithModel1();
+  pb::SuggestRequest request = SuggestFor(MovesPosition({"h8"}), 0);
+  request.set_time_ms(5000);
+  pb::SuggestResponse response;
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_TRUE(Suggest(request, &response).ok());
+  EXPECT_LT(std::chrono::steady_clock::now() - start,
+            std::chrono::milliseconds(4000));
+  EXPECT_EQ(response.visits(), 40);
+}
+
 TEST_F(InferenceServiceTest, EvaluateEqualsLocalEvaluation) {
   StartWithModel1();
   absl::StatusOr<std::unique_ptr<EvaluatorStack>> local =

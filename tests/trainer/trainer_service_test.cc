@@ -133,6 +133,54 @@ TEST_F(TrainerServiceTest, ForbiddenBlackMoveIsRejectedAndNotStored) {
   EXPECT_EQ(store_->NumGames(), 1);
 }
 
+TEST_F(TrainerServiceTest, GamesOfAnotherRuleOrSizeAreRejected) {
+  Start({});
+  pb::GameRecord freestyle = FiveGame("freestyle");
+  freestyle.set_variant(pb::FREESTYLE);
+  pb::GameRecord small = FiveGame("small");
+  small.set_variant(pb::FREESTYLE);
+  small.set_board_size(13);
+  for (int i = 0; i < small.plies_size(); ++i) {
+    // The same points, renumbered for 13 x 13.
+    const Point p = PointAt(small.plies(i).move(), 15);
+    small.mutable_plies(i)->set_move(PointIndex(p, 13));
+  }
+  auto acks = Client()->UploadGames("w1", {freestyle, small});
+  ASSERT_TRUE(acks.ok()) << acks.status();
+  EXPECT_EQ((*acks)[0].outcome(), pb::GameAck::REJECTED);
+  EXPECT_EQ((*acks)[0].reason(),
+            "a freestyle game on 15x15; this run trains renju on 15x15");
+  EXPECT_EQ((*acks)[1].outcome(), pb::GameAck::REJECTED);
+  EXPECT_EQ((*acks)[1].reason(),
+            "a freestyle game on 13x13; this run trains renju on 15x15");
+  EXPECT_EQ(store_->NumGames(), 0);
+}
+
+TEST_F(TrainerServiceTest, UidsAreUniquePerWorker) {
+  Start({{{"secret-1", "w1"}, {"secret-2", "w2"}}, 256, 1 << 16});
+  // w2 uploads a uid first that w1 is about to use: w1's game is still
+  // stored, and w2's retry is a duplicate of its own.
+  auto w2 = Client("secret-2")->UploadGames("w2", {FiveGame("w1-1")});
+  ASSERT_TRUE(w2.ok()) << w2.status();
+  EXPECT_EQ((*w2)[0].outcome(), pb::GameAck::STORED);
+  auto w1 = Client("secret-1")->UploadGames("w1", {FiveGame("w1-1")});
+  ASSERT_TRUE(w1.ok()) << w1.status();
+  EXPECT_EQ((*w1)[0].outcome(), pb::GameAck::STORED);
+  w2 = Client("secret-2")->UploadGames("w2", {FiveGame("w1-1")});
+  ASSERT_TRUE(w2.ok()) << w2.status();
+  EXPECT_EQ((*w2)[0].outcome(), pb::GameAck::DUPLICATE);
+  EXPECT_EQ(store_->NumGames(), 2);
+}
+
+TEST_F(TrainerServiceTest, UnsafeUidsAreNotEchoed) {
+  Start({});
+  auto acks = Client()->UploadGames("w1", {FiveGame("a\nfake log line")});
+  ASSERT_TRUE(acks.ok()) << acks.status();
+  EXPECT_EQ((*acks)[0].outcome(), pb::GameAck::REJECTED);
+  EXPECT_EQ((*acks)[0].uid(), "(invalid uid)");
+  EXPECT_EQ(store_->NumGames(), 0);
+}
+
 TEST_F(TrainerServiceTest, TokensNameTheWorker) {
   Start({{{"secret-1", "w1"}}, 256, 1 << 16});
   auto anonymous = Client();
