@@ -4,9 +4,9 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/notification.h"
 #include "inference/encoding.h"
 #include "inference/output.h"
+#include "search/notification.h"
 
 namespace renju {
 
@@ -16,9 +16,9 @@ struct BatchedEvaluator::Request {
   const float* planes = nullptr;   // the caller's encoded position
   float* policy_logits = nullptr;  // the caller's Evaluation::policy
   float wdl_logits[3] = {0, 0, 0};
-  absl::Time queued;
+  Clock::time_point queued;
   absl::Status status;
-  absl::Notification done;
+  Notification done;
 };
 
 absl::StatusOr<std::unique_ptr<BatchedEvaluator>> BatchedEvaluator::Create(
@@ -82,12 +82,18 @@ absl::Status BatchedEvaluator::Evaluate(Game& game, Evaluation& out) {
   Request request;
   request.planes = planes.data();
   request.policy_logits = out.policy.data();
-  request.queued = absl::Now();
+  request.queued = Clock::now();
+  bool wake_server;
   {
-    absl::MutexLock lock(&mutex_);
+    std::lock_guard<std::mutex> lock(mutex_);
     if (closed_) return absl::UnavailableError("evaluator is shut down");
     queue_.push_back(&request);
+    // A waiting server's condition turns true only on the first request and
+    // at a full batch (TakeBatch).
+    const int queued = queue_.size();
+    wake_server = queued == 1 || queued == options_.max_batch_size;
   }
+  if (wake_server) work_cv_.notify_one();
   request.done.WaitForNotification();
   if (!request.status.ok()) return request.status;
   MaskedSoftmax(planes.data() + kLegalPlane * area, area, out.policy.data());
@@ -97,21 +103,23 @@ absl::Status BatchedEvaluator::Evaluate(Game& game, Evaluation& out) {
 
 void BatchedEvaluator::Shutdown() {
   {
-    absl::MutexLock lock(&mutex_);
+    std::lock_guard<std::mutex> lock(mutex_);
     closed_ = true;
   }
-  absl::MutexLock lock(&join_mutex_);
+  work_cv_.notify_all();
+  std::lock_guard<std::mutex> lock(join_mutex_);
   for (std::thread& server : servers_) {
     if (server.joinable()) server.join();
   }
 }
 
 BatchedEvaluatorStats BatchedEvaluator::stats() const {
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard<std::mutex> lock(mutex_);
   BatchedEvaluatorStats stats = stats_;
   if (stats.positions > 0) {
     stats.mean_queue_wait_us =
-        absl::ToDoubleMicroseconds(total_queue_wait_) / stats.positions;
+        std::chrono::duration<double, std::micro>(total_queue_wait_).count() /
+        stats.positions;
   }
   return stats;
 }
@@ -136,16 +144,16 @@ bool BatchedEvaluator::BatchFullOrClosed() const {
 
 bool BatchedEvaluator::TakeBatch(std::vector<Request*>& batch) {
   batch.clear();
-  absl::MutexLock lock(&mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   // Another server may empty the queue while this one waits for it to fill.
   while (true) {
-    mutex_.Await(absl::Condition(this, &BatchedEvaluator::HasWorkOrClosed));
-    if (!closed_ && !BatchFullOrClosed()) {
-      const absl::Time deadline =
-          queue_.front()->queued + absl::Microseconds(options_.max_wait_us);
-      mutex_.AwaitWithDeadline(
-          absl::Condition(this, &BatchedEvaluator::BatchFullOrClosed),
-          deadline);
+    work_cv_.wait(lock, [this] { return HasWorkOrClosed(); });
+    if (!BatchFullOrClosed()) {
+      const Clock::time_point deadline =
+          queue_.front()->queued +
+          std::chrono::microseconds(options_.max_wait_us);
+      work_cv_.wait_until(lock, deadline,
+                          [this] { return BatchFullOrClosed(); });
     }
     if (closed_) {
       FailQueued();
@@ -154,7 +162,7 @@ bool BatchedEvaluator::TakeBatch(std::vector<Request*>& batch) {
     if (!queue_.empty()) break;
   }
   const int n = std::min<int>(queue_.size(), options_.max_batch_size);
-  const absl::Time now = absl::Now();
+  const Clock::time_point now = Clock::now();
   for (int i = 0; i < n; ++i) {
     total_queue_wait_ += now - queue_.front()->queued;
     batch.push_back(queue_.front());
@@ -162,6 +170,10 @@ bool BatchedEvaluator::TakeBatch(std::vector<Request*>& batch) {
   }
   ++stats_.batches;
   stats_.positions += n;
+  // Requests left behind wait for another server, which no push wakes.
+  const bool more = !queue_.empty();
+  lock.unlock();
+  if (more) work_cv_.notify_one();
   return true;
 }
 

@@ -15,16 +15,17 @@
 #ifndef RENJU_INFERENCE_BATCHED_EVALUATOR_H_
 #define RENJU_INFERENCE_BATCHED_EVALUATOR_H_
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
-#include "absl/time/time.h"
 #include "inference/model.h"
 #include "search/evaluator.h"
 
@@ -77,6 +78,7 @@ class BatchedEvaluator : public Evaluator {
   const NetworkConfig& config() const { return config_; }
 
  private:
+  using Clock = std::chrono::steady_clock;
   struct Request;
 
   BatchedEvaluator(std::vector<std::unique_ptr<Model>> models,
@@ -96,13 +98,20 @@ class BatchedEvaluator : public Evaluator {
   std::vector<std::unique_ptr<Model>> models_;
   std::vector<std::thread> servers_;
 
-  mutable absl::Mutex mutex_;
+  // Standard primitives, not Abseil's: ThreadSanitizer cannot see inside
+  // Debian's uninstrumented Abseil (search/notification.h).
+  mutable std::mutex mutex_;
+  // Wakes a server when the queue gains its first request, when it reaches
+  // max_batch_size, when a server leaves requests behind, and on shutdown:
+  // one server per event, not every caller or server per batch.
+  std::condition_variable work_cv_;
   std::deque<Request*> queue_ ABSL_GUARDED_BY(mutex_);
   bool closed_ ABSL_GUARDED_BY(mutex_) = false;
   BatchedEvaluatorStats stats_ ABSL_GUARDED_BY(mutex_);
-  absl::Duration total_queue_wait_ ABSL_GUARDED_BY(mutex_);
+  Clock::duration total_queue_wait_ ABSL_GUARDED_BY(mutex_) =
+      Clock::duration::zero();
 
-  absl::Mutex join_mutex_;  // serialises Shutdown's joins
+  std::mutex join_mutex_;  // serialises Shutdown's joins
 };
 
 }  // namespace renju

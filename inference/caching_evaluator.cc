@@ -19,7 +19,7 @@ uint64_t Mix(uint64_t x) {
 CachingEvaluator::CachingEvaluator(Evaluator& inner, int capacity)
     : inner_(inner),
       slots_(capacity),
-      stripes_(std::make_unique<absl::Mutex[]>(kNumStripes)) {
+      stripes_(std::make_unique<std::mutex[]>(kNumStripes)) {
   RENJU_CHECK(capacity >= 1) << "cache capacity " << capacity;
 }
 
@@ -35,7 +35,7 @@ absl::Status CachingEvaluator::Evaluate(Game& game, Evaluation& out) {
   Slot& slot = slots_[index];
   lookups_.fetch_add(1, std::memory_order_relaxed);
   {
-    absl::MutexLock lock(&StripeOf(index));
+    std::lock_guard<std::mutex> lock(StripeOf(index));
     if (slot.filled && slot.key == key) {
       out = slot.evaluation;  // reuses out.policy's storage
       hits_.fetch_add(1, std::memory_order_relaxed);
@@ -43,7 +43,7 @@ absl::Status CachingEvaluator::Evaluate(Game& game, Evaluation& out) {
     }
   }
   if (absl::Status s = inner_.Evaluate(game, out); !s.ok()) return s;
-  absl::MutexLock lock(&StripeOf(index));
+  std::lock_guard<std::mutex> lock(StripeOf(index));
   if (!slot.filled) entries_.fetch_add(1, std::memory_order_relaxed);
   slot.filled = true;
   slot.key = key;

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/notification.h"
+#include "search/notification.h"
 #include "selfplay/game_record.h"
 
 namespace renju {
@@ -14,9 +14,9 @@ struct RemoteEvaluator::Request {
   pb::Position position;
   int area = 0;
   Evaluation* out = nullptr;
-  absl::Time queued;
+  Clock::time_point queued;
   absl::Status status;
-  absl::Notification done;
+  Notification done;
 };
 
 pb::Position PositionOf(const Game& game) {
@@ -97,29 +97,36 @@ absl::Status RemoteEvaluator::Evaluate(Game& game, Evaluation& out) {
   request.position = PositionOf(game);
   request.area = game.size() * game.size();
   request.out = &out;
-  request.queued = absl::Now();
+  request.queued = Clock::now();
+  bool wake_sender;
   {
-    absl::MutexLock lock(&mutex_);
+    std::lock_guard<std::mutex> lock(mutex_);
     if (closed_) return absl::UnavailableError("remote evaluator is shut down");
     queue_.push_back(&request);
+    // A waiting sender's condition turns true only on the first position
+    // and at a full batch (TakeBatch).
+    const int queued = queue_.size();
+    wake_sender = queued == 1 || queued == options_.max_batch_size;
   }
+  if (wake_sender) work_cv_.notify_one();
   request.done.WaitForNotification();
   return request.status;
 }
 
 void RemoteEvaluator::Shutdown() {
   {
-    absl::MutexLock lock(&mutex_);
+    std::lock_guard<std::mutex> lock(mutex_);
     closed_ = true;
   }
-  absl::MutexLock lock(&join_mutex_);
+  work_cv_.notify_all();
+  std::lock_guard<std::mutex> lock(join_mutex_);
   for (std::thread& sender : senders_) {
     if (sender.joinable()) sender.join();
   }
 }
 
 RemoteEvaluatorStats RemoteEvaluator::stats() const {
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard<std::mutex> lock(mutex_);
   return stats_;
 }
 
@@ -140,14 +147,15 @@ bool RemoteEvaluator::BatchFullOrClosed() const {
 // The same gathering rule as BatchedEvaluator::TakeBatch.
 bool RemoteEvaluator::TakeBatch(std::vector<Request*>& batch) {
   batch.clear();
-  absl::MutexLock lock(&mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
-    mutex_.Await(absl::Condition(this, &RemoteEvaluator::HasWorkOrClosed));
-    if (!closed_ && !BatchFullOrClosed()) {
-      const absl::Time deadline =
-          queue_.front()->queued + absl::Microseconds(options_.max_wait_us);
-      mutex_.AwaitWithDeadline(
-          absl::Condition(this, &RemoteEvaluator::BatchFullOrClosed), deadline);
+    work_cv_.wait(lock, [this] { return HasWorkOrClosed(); });
+    if (!BatchFullOrClosed()) {
+      const Clock::time_point deadline =
+          queue_.front()->queued +
+          std::chrono::microseconds(options_.max_wait_us);
+      work_cv_.wait_until(lock, deadline,
+                          [this] { return BatchFullOrClosed(); });
     }
     if (closed_) {
       for (Request* request : queue_) {
@@ -165,6 +173,10 @@ bool RemoteEvaluator::TakeBatch(std::vector<Request*>& batch) {
     batch.push_back(queue_.front());
     queue_.pop_front();
   }
+  // Positions left behind wait for another sender, which no push wakes.
+  const bool more = !queue_.empty();
+  lock.unlock();
+  if (more) work_cv_.notify_one();
   return true;
 }
 
@@ -189,7 +201,7 @@ void RemoteEvaluator::RunBatch(const std::vector<Request*>& batch) {
   }
   if (status.ok()) generation_ = response.model_generation();
   {
-    absl::MutexLock lock(&mutex_);
+    std::lock_guard<std::mutex> lock(mutex_);
     ++stats_.rpcs;
     stats_.positions += batch.size();
     stats_.failed_rpcs += !status.ok();

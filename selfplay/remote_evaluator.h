@@ -16,16 +16,17 @@
 #define RENJU_SELFPLAY_REMOTE_EVALUATOR_H_
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
-#include "absl/time/time.h"
 #include "proto/game.pb.h"
 #include "proto/inference.grpc.pb.h"
 #include "rules/game.h"
@@ -95,6 +96,7 @@ class RemoteEvaluator : public Evaluator {
   RemoteEvaluatorStats stats() const;
 
  private:
+  using Clock = std::chrono::steady_clock;
   struct Request;
 
   RemoteEvaluator(const RemoteEvaluatorOptions& options,
@@ -112,12 +114,17 @@ class RemoteEvaluator : public Evaluator {
   std::vector<std::thread> senders_;
   std::atomic<int64_t> generation_{0};
 
-  mutable absl::Mutex mutex_;
+  // Standard primitives, not Abseil's, so that ThreadSanitizer sees them
+  // (search/notification.h).
+  mutable std::mutex mutex_;
+  // Wakes a sender when the queue gains its first position, when it reaches
+  // max_batch_size, when a sender leaves positions behind, and on shutdown.
+  std::condition_variable work_cv_;
   std::deque<Request*> queue_ ABSL_GUARDED_BY(mutex_);
   bool closed_ ABSL_GUARDED_BY(mutex_) = false;
   RemoteEvaluatorStats stats_ ABSL_GUARDED_BY(mutex_);
 
-  absl::Mutex join_mutex_;  // serialises Shutdown's joins
+  std::mutex join_mutex_;  // serialises Shutdown's joins
 };
 
 }  // namespace renju

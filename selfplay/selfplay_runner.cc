@@ -42,7 +42,7 @@ SelfplayRunner::SelfplayRunner(SelfplaySettings settings, int concurrent_games,
           "-", absl::Hex(std::random_device{}(), absl::kZeroPad8), "-")) {}
 
 SelfplayTally SelfplayRunner::tally() const {
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard<std::mutex> lock(mutex_);
   return tally_;
 }
 
@@ -66,7 +66,7 @@ absl::Status SelfplayRunner::PlayGames(int thread, int64_t max_games,
       if (absl::IsCancelled(game.status())) return absl::OkStatus();
       return game.status();
     }
-    absl::MutexLock lock(&mutex_);
+    std::lock_guard<std::mutex> lock(mutex_);
     if (absl::Status s = sink(*game); !s.ok()) return s;
     tally_.Add(*game);
   }
@@ -78,7 +78,7 @@ absl::Status SelfplayRunner::Run(int64_t max_games,
                                  const std::atomic<bool>* stop) {
   std::atomic<bool> failed{false};
   std::atomic<bool> combined_stop{false};
-  absl::Mutex error_mutex;
+  std::mutex error_mutex;
   absl::Status error;
   std::vector<std::thread> threads;
   // A watcher folds the caller's stop flag and our own failure into one.
@@ -86,7 +86,7 @@ absl::Status SelfplayRunner::Run(int64_t max_games,
     threads.emplace_back([&, t] {
       absl::Status s = PlayGames(t, max_games, evaluators, sink, &combined_stop);
       if (!s.ok()) {
-        absl::MutexLock lock(&error_mutex);
+        std::lock_guard<std::mutex> lock(error_mutex);
         if (error.ok()) error = s;
         failed = true;
         combined_stop = true;
@@ -103,7 +103,7 @@ absl::Status SelfplayRunner::Run(int64_t max_games,
   for (std::thread& t : threads) t.join();
   done = true;
   watcher.join();
-  absl::MutexLock lock(&error_mutex);
+  std::lock_guard<std::mutex> lock(error_mutex);
   return error;
 }
 

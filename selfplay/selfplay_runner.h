@@ -10,10 +10,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
-#include "absl/synchronization/mutex.h"
 #include "proto/game.pb.h"
 #include "selfplay/evaluator_stack.h"
 #include "selfplay/selfplay_game.h"
@@ -79,7 +80,9 @@ class SelfplayRunner {
   const uint64_t seed_;
   const std::string uid_prefix_;
   std::atomic<int64_t> started_{0};
-  mutable absl::Mutex mutex_;
+  // Also serialises the sink's calls. std::mutex, which ThreadSanitizer
+  // sees, unlike Debian's uninstrumented absl::Mutex.
+  mutable std::mutex mutex_;
   SelfplayTally tally_ ABSL_GUARDED_BY(mutex_);
 };
 

@@ -1,12 +1,13 @@
 #include "tools/inference_service.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <deque>
 #include <functional>
 
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/blocking_counter.h"
 #include "absl/time/clock.h"
 #include "rules/logging.h"
 #include "search/search.h"
@@ -171,6 +172,7 @@ std::string Prefixed(absl::string_view prefix, const absl::Status& status) {
 
 // Threads that run Evaluate's positions concurrently, so that one request's
 // positions reach the batched evaluator together and fill its batches.
+// Standard primitives, not Abseil's, so that ThreadSanitizer sees them.
 class InferenceService::TaskPool {
  public:
   explicit TaskPool(int threads) {
@@ -178,37 +180,40 @@ class InferenceService::TaskPool {
   }
   ~TaskPool() {
     {
-      absl::MutexLock lock(&mutex_);
+      std::lock_guard<std::mutex> lock(mutex_);
       closed_ = true;
     }
+    task_cv_.notify_all();
     for (std::thread& t : threads_) t.join();
   }
 
   // Runs fn(0) .. fn(n - 1) on the pool; returns when all have returned.
   void Run(int n, const std::function<void(int)>& fn) {
-    absl::BlockingCounter done(n);
+    if (n <= 0) return;
+    std::atomic<int> remaining{n};
+    Notification done;
     {
-      absl::MutexLock lock(&mutex_);
+      std::lock_guard<std::mutex> lock(mutex_);
       for (int i = 0; i < n; ++i) {
-        tasks_.push_back([&fn, &done, i] {
+        tasks_.push_back([&fn, &remaining, &done, i] {
           fn(i);
-          done.DecrementCount();
+          if (remaining.fetch_sub(1) == 1) done.Notify();
         });
       }
     }
-    done.Wait();
+    // One wake-up per task, not one for every idle thread.
+    const int wake = std::min<int>(n, threads_.size());
+    for (int i = 0; i < wake; ++i) task_cv_.notify_one();
+    done.WaitForNotification();
   }
 
  private:
-  bool HasTaskOrClosed() const ABSL_SHARED_LOCKS_REQUIRED(mutex_) {
-    return closed_ || !tasks_.empty();
-  }
   void Work() {
     for (;;) {
       std::function<void()> task;
       {
-        absl::MutexLock lock(&mutex_);
-        mutex_.Await(absl::Condition(this, &TaskPool::HasTaskOrClosed));
+        std::unique_lock<std::mutex> lock(mutex_);
+        task_cv_.wait(lock, [this] { return closed_ || !tasks_.empty(); });
         if (tasks_.empty()) return;  // closed
         task = std::move(tasks_.front());
         tasks_.pop_front();
@@ -218,7 +223,8 @@ class InferenceService::TaskPool {
   }
 
   std::vector<std::thread> threads_;
-  absl::Mutex mutex_;
+  std::mutex mutex_;
+  std::condition_variable task_cv_;  // a task was queued, or closed
   std::deque<std::function<void()>> tasks_ ABSL_GUARDED_BY(mutex_);
   bool closed_ ABSL_GUARDED_BY(mutex_) = false;
 };
@@ -242,13 +248,13 @@ void InferenceService::SwapModel(std::shared_ptr<const ServedModel> model) {
   RENJU_LOG(INFO) << "serving generation " << model->info.generation()
                   << " (sha256 " << model->info.sha256() << ")";
   std::shared_ptr<const ServedModel> old;
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard<std::mutex> lock(mutex_);
   old = std::move(model_);  // freed after the lock, if no request holds it
   model_ = std::move(model);
 }
 
 std::shared_ptr<const ServedModel> InferenceService::model() const {
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard<std::mutex> lock(mutex_);
   return model_;
 }
 

@@ -28,16 +28,16 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
-#include "absl/synchronization/notification.h"
 #include "proto/config.pb.h"
 #include "proto/inference.grpc.pb.h"
+#include "search/notification.h"
 #include "selfplay/evaluator_stack.h"
 #include "selfplay/trainer_client.h"
 
@@ -118,7 +118,9 @@ class InferenceService final : public pb::Inference::Service {
   std::unique_ptr<TaskPool> pool_;
   std::atomic<uint64_t> requests_{0};
 
-  mutable absl::Mutex mutex_;
+  // std::mutex, which ThreadSanitizer sees, unlike Debian's uninstrumented
+  // absl::Mutex (search/notification.h).
+  mutable std::mutex mutex_;
   std::shared_ptr<const ServedModel> model_ ABSL_GUARDED_BY(mutex_);
 };
 
@@ -153,7 +155,7 @@ class ModelUpdater {
   TrainerClient& trainer_;
   InferenceService& service_;
   const std::string model_dir_;
-  absl::Notification stop_;
+  Notification stop_;  // cuts the poller's sleep short
   std::thread poller_;
 };
 

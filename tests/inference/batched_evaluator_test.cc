@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "inference/encoding.h"
 #include "inference/output.h"
+#include "search/notification.h"
 #include "tests/inference/test_util.h"
 
 namespace renju {
@@ -116,14 +117,19 @@ TEST(BatchedEvaluatorTest, ConcurrentCallersGetTheirOwnDirectResults) {
   auto evaluator = MakeEvaluator(*model, 2, 16, 2000);
   std::vector<Evaluation> results(games.size());
   std::vector<std::thread> threads;
+  // Released together, so that they batch however slowly threads start
+  // (ThreadSanitizer makes a thread start take milliseconds).
+  Notification start;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
+      start.WaitForNotification();
       for (int k = 0; k < kPositionsPerThread; ++k) {
         const int i = t * kPositionsPerThread + k;
         EXPECT_TRUE(evaluator->Evaluate(games[i], results[i]).ok());
       }
     });
   }
+  start.Notify();
   for (std::thread& t : threads) t.join();
   for (size_t i = 0; i < games.size(); ++i) {
     SCOPED_TRACE(i);

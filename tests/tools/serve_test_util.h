@@ -9,10 +9,11 @@
 
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
-#include "absl/synchronization/mutex.h"
+#include "absl/base/thread_annotations.h"
 #include "gtest/gtest.h"
 #include "inference/model.h"
 #include "proto/trainer.grpc.pb.h"
@@ -143,7 +144,7 @@ class FakeTrainer final : public pb::Trainer::Service {
     info.set_sha256(*Sha256OfFile(path));
     info.set_size_bytes(std::filesystem::file_size(path));
     info.set_status("best");
-    absl::MutexLock lock(&mutex_);
+    std::lock_guard<std::mutex> lock(mutex_);
     for (auto& [gen, entry] : models_) entry.first.set_status("candidate");
     models_[generation] = {info, path};
     current_ = generation;
@@ -152,7 +153,7 @@ class FakeTrainer final : public pb::Trainer::Service {
   grpc::Status GetCurrentModel(grpc::ServerContext*,
                                const pb::GetCurrentModelRequest*,
                                pb::ModelInfo* info) override {
-    absl::MutexLock lock(&mutex_);
+    std::lock_guard<std::mutex> lock(mutex_);
     if (models_.empty()) {
       return grpc::Status(grpc::StatusCode::NOT_FOUND, "no model yet");
     }
@@ -166,7 +167,7 @@ class FakeTrainer final : public pb::Trainer::Service {
     pb::ModelInfo info;
     std::string path;
     {
-      absl::MutexLock lock(&mutex_);
+      std::lock_guard<std::mutex> lock(mutex_);
       auto it = models_.find(
           request->generation() == 0 ? current_ : request->generation());
       if (it == models_.end()) {
@@ -191,14 +192,15 @@ class FakeTrainer final : public pb::Trainer::Service {
 
   grpc::Status ListModels(grpc::ServerContext*, const pb::ListModelsRequest*,
                           pb::ListModelsResponse* response) override {
-    absl::MutexLock lock(&mutex_);
+    std::lock_guard<std::mutex> lock(mutex_);
     for (const auto& [gen, entry] : models_)
       *response->add_models() = entry.first;
     return grpc::Status::OK;
   }
 
  private:
-  absl::Mutex mutex_;
+  // std::mutex: the gRPC threads' accesses must be visible to TSan.
+  std::mutex mutex_;
   std::map<int64_t, std::pair<pb::ModelInfo, std::string>> models_
       ABSL_GUARDED_BY(mutex_);
   int64_t current_ ABSL_GUARDED_BY(mutex_) = 0;
