@@ -29,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
 #include "inference/batched_evaluator.h"
 #include "inference/encoding.h"
@@ -155,13 +156,13 @@ BENCHMARK(BM_Forward)
 
 constexpr int kSubmitters = 64;
 
-// Each submitter evaluates its own two positions in turn,
+// Each of `submitters` threads evaluates its own two positions in turn,
 // `evals_per_thread` times; timed from release to the last result.
 void RunSubmitters(BatchedEvaluator& evaluator, int evals_per_thread,
-                   Rate& rate) {
+                   Rate& rate, int submitters = kSubmitters) {
   absl::Notification start;
   std::vector<std::thread> threads;
-  for (int t = 0; t < kSubmitters; ++t) {
+  for (int t = 0; t < submitters; ++t) {
     threads.emplace_back([&, t] {
       Game games[2] = {RandomGame(1000 + 2 * t, 12 + t % 20),
                        RandomGame(1001 + 2 * t, 20 + t % 20)};
@@ -177,7 +178,7 @@ void RunSubmitters(BatchedEvaluator& evaluator, int evals_per_thread,
   const Clock::time_point begin = Clock::now();
   start.Notify();
   for (std::thread& t : threads) t.join();
-  rate.KeepBest(int64_t{kSubmitters} * evals_per_thread, Since(begin),
+  rate.KeepBest(int64_t{submitters} * evals_per_thread, Since(begin),
                 ProcessCpuSeconds() - cpu_start);
 }
 
@@ -268,6 +269,136 @@ BENCHMARK(BM_Evaluator)
     ->Args({1, 1, 1, 32, 5000})
     ->Args({1, 2, 1, 32, 5000})
     ->Iterations(5)
+    ->Unit(benchmark::kSecond);
+
+// ---- GPU (each benchmark reports an error and skips without CUDA) ----
+// The figures for a GPU host (BENCHMARKS.md, "GPU"): tools/gpu_check.sh runs
+// them with --benchmark_filter=Cuda.
+
+// A KataGo b20c256-sized tower: what a GPU trains and serves.
+NetworkConfig LargeNetworkConfig() {
+  NetworkConfig c;
+  c.blocks = 20;
+  c.channels = 256;
+  c.global_pool_every = 3;
+  c.global_pool_channels = 64;
+  c.policy_channels = 48;
+  c.value_channels = 48;
+  c.value_hidden = 256;
+  return c;
+}
+
+const char* NetName(int64_t net) {
+  return net == 0 ? "tiny" : net == 1 ? "medium" : "large";
+}
+
+const char* PrecisionName(int64_t precision) {
+  return precision == 0 ? "fp32" : precision == 1 ? "fp16" : "bf16";
+}
+
+// Net 0 tiny, 1 medium (10x96), 2 large (20x256); precision as Precision.
+std::unique_ptr<Model> MakeCudaModel(int64_t net, int64_t precision) {
+  ModelOptions options;
+  options.device = "cuda";
+  options.precision = static_cast<Precision>(precision);
+  const NetworkConfig config = net == 0   ? TinyNetworkConfig()
+                               : net == 1 ? MediumNetworkConfig()
+                                          : LargeNetworkConfig();
+  absl::StatusOr<std::unique_ptr<Model>> model =
+      Model::Create(config, options, 1);
+  RENJU_CHECK(model.ok()) << model.status();
+  return *std::move(model);
+}
+
+// Args: net, precision, batch. Positions/s of Model::Forward on the GPU,
+// host-to-device copy of the planes and device-to-host copy of the logits
+// included (that is what the evaluator pays): the best of three 0.5 s
+// windows after a warm-up (cuDNN picks its algorithms on the first calls).
+void BM_ForwardCuda(benchmark::State& state) {
+  if (!CudaAvailable()) {
+    state.SkipWithError("no CUDA in this LibTorch or no GPU visible");
+    return;
+  }
+  std::unique_ptr<Model> model = MakeCudaModel(state.range(0), state.range(1));
+  const int batch = state.range(2);
+  std::vector<float> planes = EncodedBatch(*model, batch);
+  std::vector<float> policy(static_cast<size_t>(batch) * model->policy_size());
+  std::vector<float> wdl(static_cast<size_t>(batch) * 3);
+  for (int i = 0; i < 5; ++i) {
+    RENJU_CHECK(
+        model->Forward(planes.data(), batch, policy.data(), wdl.data()).ok());
+  }
+  double best = 0;
+  double best_ms = 0;
+  for (auto _ : state) {
+    for (int w = 0; w < 3; ++w) {
+      int64_t positions = 0;
+      int64_t forwards = 0;
+      const Clock::time_point start = Clock::now();
+      while (Since(start) < 0.5) {
+        RENJU_CHECK(
+            model->Forward(planes.data(), batch, policy.data(), wdl.data())
+                .ok());
+        positions += batch;
+        ++forwards;
+      }
+      const double seconds = Since(start);
+      if (positions / seconds > best) {
+        best = positions / seconds;
+        best_ms = 1e3 * seconds / forwards;
+      }
+    }
+  }
+  state.counters["pos_per_s"] = best;
+  state.counters["ms_per_forward"] = best_ms;
+  state.SetLabel(absl::StrCat(NetName(state.range(0)), " ",
+                              PrecisionName(state.range(1))));
+}
+BENCHMARK(BM_ForwardCuda)
+    ->ArgNames({"net", "precision", "batch"})
+    ->ArgsProduct({{0, 1, 2}, {0, 2, 1}, {32, 128, 256, 512, 1024}})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+
+// Args: net, precision, server threads (each with its own copy of the model
+// on the one GPU), submitting threads, max batch. The evaluator fed by many
+// threads, as a GPU self-play worker or server feeds it, against raw
+// forwards at its mean batch size on one thread.
+void BM_EvaluatorCuda(benchmark::State& state) {
+  if (!CudaAvailable()) {
+    state.SkipWithError("no CUDA in this LibTorch or no GPU visible");
+    return;
+  }
+  std::unique_ptr<Model> model = MakeCudaModel(state.range(0), state.range(1));
+  const int submitters = state.range(3);
+  std::unique_ptr<BatchedEvaluator> evaluator =
+      MakeEvaluator(*model, state.range(2), state.range(4), 1000);
+  Rate warm_up;
+  RunSubmitters(*evaluator, 4, warm_up, submitters);
+  const BatchedEvaluatorStats before = evaluator->stats();
+  Rate rate;
+  for (auto _ : state) RunSubmitters(*evaluator, 40, rate, submitters);
+  const BatchedEvaluatorStats after = evaluator->stats();
+  evaluator->Shutdown();
+  const double mean_batch =
+      static_cast<double>(after.positions - before.positions) /
+      (after.batches - before.batches);
+  std::vector<Model*> one = {model.get()};
+  const Rate raw = RawForwardRate(
+      one, std::max(1, static_cast<int>(std::lround(mean_batch))), 1, 0.5, 3);
+  state.counters["mean_batch"] = mean_batch;
+  state.counters["eval_per_s"] = rate.wall;
+  state.counters["raw_per_s"] = raw.wall;
+  state.counters["ratio"] = rate.wall / raw.wall;
+  state.counters["wait_us"] = after.mean_queue_wait_us;
+  state.SetLabel(absl::StrCat(NetName(state.range(0)), " ",
+                              PrecisionName(state.range(1))));
+}
+BENCHMARK(BM_EvaluatorCuda)
+    ->ArgNames({"net", "precision", "servers", "submitters", "max_batch"})
+    ->ArgsProduct({{1, 2}, {0, 2}, {1, 2}, {512}, {256}})
+    ->Args({2, 2, 2, 1024, 512})
+    ->Iterations(3)
     ->Unit(benchmark::kSecond);
 
 void BM_Encode(benchmark::State& state) {

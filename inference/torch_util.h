@@ -5,7 +5,9 @@
 #ifndef RENJU_INFERENCE_TORCH_UTIL_H_
 #define RENJU_INFERENCE_TORCH_UTIL_H_
 
-#include <torch/torch.h>
+// Only the device type, not <torch/torch.h>: that header alone took 40 s of
+// each sanitizer build's compile of this file's users.
+#include <c10/core/Device.h>
 
 #include <exception>
 #include <string>
@@ -19,8 +21,8 @@ namespace renju {
 
 // "auto" (CUDA when this LibTorch has it and a GPU is visible, else CPU),
 // "cpu", "cuda" or "cuda:N". Errors name `what` (e.g. "trainer device").
-absl::StatusOr<torch::Device> ParseTorchDevice(const std::string& name,
-                                               absl::string_view what);
+absl::StatusOr<c10::Device> ParseTorchDevice(const std::string& name,
+                                             absl::string_view what);
 
 // Runs fn (returning absl::Status); LibTorch's c10::Error exceptions become
 // Internal errors prefixed with `what`, so none escapes a boundary.
