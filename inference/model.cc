@@ -195,4 +195,12 @@ int IntraOpThreads() { return at::get_num_threads(); }
 
 bool CudaAvailable() { return torch::cuda::is_available(); }
 
+absl::StatusOr<Precision> PrecisionFromName(const std::string& name) {
+  if (name == "fp32") return Precision::kFloat32;
+  if (name == "fp16") return Precision::kFloat16;
+  if (name == "bf16") return Precision::kBFloat16;
+  return absl::InvalidArgumentError(
+      absl::StrCat("precision '", name, "': expected fp32, fp16 or bf16"));
+}
+
 }  // namespace renju

@@ -30,6 +30,9 @@ enum class Precision : uint8_t {
 // Building the first CPU model also tunes glibc's malloc for the process
 // (large blocks stay in the heap; see model.cc), which makes CPU forwards
 // several times faster.
+// "fp32", "fp16" or "bf16"; anything else is InvalidArgument.
+absl::StatusOr<Precision> PrecisionFromName(const std::string& name);
+
 struct ModelOptions {
   // "auto" (CUDA when the linked LibTorch has it and a GPU is visible, else
   // CPU), "cpu", "cuda" or "cuda:N".

@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "selfplay/file_util.h"
 
@@ -59,8 +61,14 @@ class Checker {
 };
 
 void CheckDevice(Checker& c, const std::string& path, const std::string& device) {
-  c.Require(device == "auto" || device == "cpu" || device == "cuda", path,
-            absl::StrCat("'", device, "' is not auto, cpu or cuda"));
+  int index = 0;
+  const bool cuda_n = absl::StartsWith(device, "cuda:") &&
+                      absl::SimpleAtoi(device.substr(5), &index) &&
+                      index >= 0 && index < 64 &&
+                      device.substr(5) == absl::StrCat(index);
+  c.Require(device == "auto" || device == "cpu" || device == "cuda" || cuda_n,
+            path,
+            absl::StrCat("'", device, "' is not auto, cpu, cuda or cuda:N"));
 }
 
 void CheckSearch(Checker& c, const std::string& p, const pb::SearchConfig& s) {
@@ -105,6 +113,13 @@ void CheckEvaluator(Checker& c, const std::string& p,
   c.Range(p + ".torch_threads", e.torch_threads(), 0, 256);
   c.Range<int64_t>(p + ".cache_entries", e.cache_entries(), 0, 100000000);
   CheckDevice(c, p + ".device", e.device());
+  c.Require(e.precision() == "fp32" || e.precision() == "bf16" ||
+                e.precision() == "fp16",
+            p + ".precision",
+            absl::StrCat("'", e.precision(), "' is not fp32, bf16 or fp16"));
+  c.Require(e.precision() == "fp32" || e.device() != "cpu",
+            p + ".precision",
+            absl::StrCat(e.precision(), " needs a CUDA device, not cpu"));
 }
 
 void CheckSelfplay(Checker& c, const pb::SelfplayConfig& s) {

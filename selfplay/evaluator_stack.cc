@@ -12,6 +12,9 @@ absl::StatusOr<std::unique_ptr<EvaluatorStack>> EvaluatorStack::Create(
   if (evaluator.torch_threads() > 0) SetIntraOpThreads(evaluator.torch_threads());
   ModelOptions options;
   options.device = evaluator.device();
+  absl::StatusOr<Precision> precision = PrecisionFromName(evaluator.precision());
+  if (!precision.ok()) return precision.status();
+  options.precision = *precision;
   const NetworkConfig network = ToNetworkConfig(config);
   absl::StatusOr<std::unique_ptr<Model>> first =
       checkpoint.empty() ? Model::Create(network, options, seed)

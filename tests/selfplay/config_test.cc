@@ -63,7 +63,24 @@ TEST(ConfigTest, OutOfRangeFieldsNameThePathAndValue) {
             "config f: board_size: renju is played on 15 x 15 only, not 19 x 19");
   config = ParseRunConfig("trainer { device: \"tpu\" }", "g");
   EXPECT_EQ(std::string(config.status().message()),
-            "config g: trainer.device: 'tpu' is not auto, cpu or cuda");
+            "config g: trainer.device: 'tpu' is not auto, cpu, cuda or cuda:N");
+  EXPECT_TRUE(ParseRunConfig("trainer { device: \"cuda:1\" }", "g2").ok());
+  config = ParseRunConfig("trainer { device: \"cuda:01\" }", "g3");
+  EXPECT_EQ(std::string(config.status().message()),
+            "config g3: trainer.device: 'cuda:01' is not auto, cpu, cuda or "
+            "cuda:N");
+  config = ParseRunConfig(
+      "selfplay { evaluator { device: \"cpu\" precision: \"bf16\" } }", "p");
+  EXPECT_EQ(std::string(config.status().message()),
+            "config p: selfplay.evaluator.precision: bf16 needs a CUDA device, "
+            "not cpu");
+  config = ParseRunConfig("server { evaluator { precision: \"int8\" } }", "q");
+  EXPECT_EQ(std::string(config.status().message()),
+            "config q: server.evaluator.precision: 'int8' is not fp32, bf16 or "
+            "fp16");
+  EXPECT_TRUE(ParseRunConfig(
+      "selfplay { evaluator { device: \"cuda\" precision: \"bf16\" } }", "r")
+                  .ok());
   config = ParseRunConfig("selfplay { search { visits: 0 time_ms: 0 } }", "h");
   EXPECT_EQ(std::string(config.status().message()),
             "config h: selfplay.search: visits and time_ms are both 0: no "
