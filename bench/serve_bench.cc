@@ -23,6 +23,7 @@
 #include "search/random.h"
 #include "selfplay/config.h"
 #include "selfplay/game_record.h"
+#include "tools/load_test.h"
 #include "tools/args.h"
 #include "tools/inference_service.h"
 
@@ -30,26 +31,6 @@ namespace renju {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// A random opening of 2..9 moves within three points of the centre: every
-// request a new position, so the evaluator's cache does not flatter.
-pb::Position RandomOpening(Random& rng) {
-  const int size = kRenjuBoardSize;
-  for (;;) {
-    Game game(Variant::kRenju, size);
-    pb::Position position;
-    position.set_variant(pb::RENJU);
-    position.set_board_size(size);
-    const int moves = 2 + rng.UniformInt(8);
-    for (int i = 0; i < moves && !game.over(); ++i) {
-      const Point p(4 + rng.UniformInt(7), 4 + rng.UniformInt(7));
-      if (!game.IsLegal(p)) continue;
-      if (!game.Play(Move::At(p)).ok()) break;
-      position.add_moves(PointIndex(p, size));
-    }
-    if (!game.over()) return position;
-  }
-}
 
 struct LevelResult {
   int clients = 0;
@@ -61,14 +42,6 @@ struct LevelResult {
   double mean_batch = 0;
   double requests_per_s() const { return requests / seconds; }
 };
-
-double Percentile(std::vector<double>& values, double q) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const size_t i =
-      std::min(values.size() - 1, static_cast<size_t>(q * values.size()));
-  return values[i];
-}
 
 LevelResult RunLevel(InferenceService& service, const std::string& address,
                      int clients, int visits, double seconds) {

@@ -49,6 +49,7 @@
 #include "selfplay/config.h"
 #include "selfplay/file_util.h"
 #include "selfplay/game_record.h"
+#include "tools/load_test.h"
 #include "selfplay/rpc.h"
 #include "tools/command_util.h"
 #include "tools/subprocess.h"
@@ -183,35 +184,6 @@ class SoakTrainer final : public pb::Trainer::Service {
   std::map<int64_t, Published> published_ ABSL_GUARDED_BY(mutex_);
   int64_t best_ ABSL_GUARDED_BY(mutex_) = 0;
 };
-
-// A random opening of 2..9 moves within three points of the centre (as in
-// bench/serve_bench.cc): every request a new position, so the evaluator's
-// cache does not flatter.
-pb::Position RandomOpening(Random& rng) {
-  const int size = kRenjuBoardSize;
-  for (;;) {
-    Game game(Variant::kRenju, size);
-    pb::Position position;
-    position.set_variant(pb::RENJU);
-    position.set_board_size(size);
-    const int moves = 2 + rng.UniformInt(8);
-    for (int i = 0; i < moves && !game.over(); ++i) {
-      const Point p(4 + rng.UniformInt(7), 4 + rng.UniformInt(7));
-      if (!game.IsLegal(p)) continue;
-      if (!game.Play(Move::At(p)).ok()) break;
-      position.add_moves(PointIndex(p, size));
-    }
-    if (!game.over()) return position;
-  }
-}
-
-double Percentile(std::vector<double>& values, double q) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const size_t i =
-      std::min(values.size() - 1, static_cast<size_t>(q * values.size()));
-  return values[i];
-}
 
 // What the clients saw in one report interval.
 struct Interval {
