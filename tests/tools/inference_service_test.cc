@@ -300,6 +300,10 @@ TEST_F(InferenceServiceTest, HotSwapUnderLoadLosesNoRequest) {
   EXPECT_EQ(models.models(0).sha256(), *Sha256OfFile(model2));
   EXPECT_EQ(models.models(1).generation(), 1);
   EXPECT_EQ(models.models(2).generation(), 2);
+  // The service keeps a pointer to `trainer`, which dies with this scope:
+  // stop the server (joining its handler threads) first.
+  server_->Shutdown();
+  server_.reset();
   trainer_server->Shutdown();
 }
 
