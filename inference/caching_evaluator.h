@@ -5,9 +5,14 @@
 // gets the first order's evaluation, as in lc0 and Minigo.
 //
 // The table is direct-mapped: capacity slots, each position has one slot and
-// a newcomer replaces whatever was there. So memory is fixed (about capacity
-// x (4 * size^2 + 48) bytes once full) and lookups take one short lock on a
-// stripe of slots.
+// a newcomer replaces whatever was there. Lookups take one short lock on a
+// stripe of slots. The cache serves one board size (the network's): all
+// policies live in one block of capacity x size^2 floats, allocated once, so
+// memory is fixed (about capacity x (4 * size^2 + 24) bytes) and goes back to
+// the system as a whole when the cache is destroyed -- the inference server
+// drops one cache per hot swap, and 65,536 small per-slot vectors freed on
+// many threads stayed in glibc's arenas instead. Positions of another size
+// pass through uncached.
 #ifndef RENJU_INFERENCE_CACHING_EVALUATOR_H_
 #define RENJU_INFERENCE_CACHING_EVALUATOR_H_
 
@@ -34,8 +39,9 @@ struct CacheStats {
 
 class CachingEvaluator : public Evaluator {
  public:
-  // `inner` is not owned and must outlive this; capacity >= 1 slots.
-  CachingEvaluator(Evaluator& inner, int capacity);
+  // `inner` is not owned and must outlive this; capacity >= 1 slots, for
+  // positions on a board_size x board_size board.
+  CachingEvaluator(Evaluator& inner, int capacity, int board_size);
 
   // Thread-safe. A hit copies the stored evaluation; a miss asks `inner`
   // and stores its answer. Errors from `inner` are returned, not cached.
@@ -47,18 +53,24 @@ class CachingEvaluator : public Evaluator {
   static constexpr int kNumStripes = 64;
 
   struct Slot {
-    bool filled = false;
     uint64_t key = 0;
-    Evaluation evaluation;
+    bool filled = false;
+    float win = 0;
+    float draw = 0;
+    float loss = 0;
   };
 
   static uint64_t KeyOf(Game& game);
   std::mutex& StripeOf(size_t slot) { return stripes_[slot % kNumStripes]; }
 
   Evaluator& inner_;
-  // slots_[i] is guarded by stripes_[i % kNumStripes]; std::mutex, which
-  // ThreadSanitizer sees, unlike Debian's uninstrumented absl::Mutex.
+  const int board_size_;
+  const size_t points_;  // board_size^2
+  // slots_[i] and policies_[i * points_, (i + 1) * points_) are guarded by
+  // stripes_[i % kNumStripes]; std::mutex, which ThreadSanitizer sees,
+  // unlike Debian's uninstrumented absl::Mutex.
   std::vector<Slot> slots_;
+  std::unique_ptr<float[]> policies_;
   std::unique_ptr<std::mutex[]> stripes_;
   std::atomic<int64_t> lookups_{0};
   std::atomic<int64_t> hits_{0};

@@ -39,7 +39,8 @@ absl::StatusOr<std::unique_ptr<EvaluatorStack>> EvaluatorStack::Create(
   stack->outer_ = stack->batched_.get();
   if (evaluator.cache_entries() > 0) {
     stack->cache_ = std::make_unique<CachingEvaluator>(
-        *stack->outer_, static_cast<int>(evaluator.cache_entries()));
+        *stack->outer_, static_cast<int>(evaluator.cache_entries()),
+        network.board_size);
     stack->outer_ = stack->cache_.get();
   }
   if (evaluator.random_symmetry()) {

@@ -23,7 +23,7 @@ class FailingEvaluator : public Evaluator {
 
 TEST(CachingEvaluatorTest, RepeatedPositionHits) {
   LastMoveEvaluator inner;
-  CachingEvaluator cache(inner, 1024);
+  CachingEvaluator cache(inner, 1024, 15);
   Game game = MakeGame("h8 h9 c4");
   Evaluation first;
   Evaluation second;
@@ -41,7 +41,7 @@ TEST(CachingEvaluatorTest, RepeatedPositionHits) {
 
 TEST(CachingEvaluatorTest, TranspositionHits) {
   LastMoveEvaluator inner;
-  CachingEvaluator cache(inner, 1024);
+  CachingEvaluator cache(inner, 1024, 15);
   Game a = MakeGame("h8 h9 c4 d5");
   Game b = MakeGame("c4 d5 h8 h9");
   Evaluation out;
@@ -50,24 +50,58 @@ TEST(CachingEvaluatorTest, TranspositionHits) {
   EXPECT_EQ(inner.calls.load(), 1);
 }
 
-TEST(CachingEvaluatorTest, VariantSideToMoveAndSizeAreInTheKey) {
+TEST(CachingEvaluatorTest, VariantAndSideToMoveAreInTheKey) {
   LastMoveEvaluator inner;
-  CachingEvaluator cache(inner, 1024);
+  CachingEvaluator cache(inner, 1024, 15);
   Game renju = MakeGame("h8 h9");
   Game standard = MakeGame("h8 h9", Variant::kStandard);
   Game with_pass = MakeGame("h8 h9 pass");  // same stones, white to move
-  Game big = MakeGame("h8 h9", Variant::kStandard, 19);
   Evaluation out;
-  for (Game* g : {&renju, &standard, &with_pass, &big}) {
+  for (Game* g : {&renju, &standard, &with_pass}) {
     ASSERT_TRUE(cache.Evaluate(*g, out).ok());
   }
-  EXPECT_EQ(inner.calls.load(), 4);
+  EXPECT_EQ(inner.calls.load(), 3);
   EXPECT_EQ(cache.stats().hits, 0);
+  EXPECT_EQ(cache.stats().entries, 3);
+}
+
+TEST(CachingEvaluatorTest, OtherBoardSizesPassThroughUncached) {
+  LastMoveEvaluator inner;
+  CachingEvaluator cache(inner, 1024, 15);
+  Game big = MakeGame("h8 h9", Variant::kStandard, 19);
+  Evaluation out;
+  ASSERT_TRUE(cache.Evaluate(big, out).ok());
+  ASSERT_TRUE(cache.Evaluate(big, out).ok());
+  EXPECT_EQ(inner.calls.load(), 2);
+  EXPECT_EQ(out.policy.size(), 19u * 19u);
+  EXPECT_EQ(cache.stats().lookups, 0);
+  EXPECT_EQ(cache.stats().entries, 0);
+}
+
+TEST(CachingEvaluatorTest, HitRestoresTheWholeEvaluation) {
+  // Two positions in one slot (capacity 1): the second evicts the first, and
+  // a hit must give back exactly what was stored, not a mix of the two.
+  LastMoveEvaluator inner;
+  CachingEvaluator cache(inner, 1, 15);
+  Game a = MakeGame("h8");
+  Game b = MakeGame("c3 d4");
+  Evaluation first_a, first_b, again;
+  ASSERT_TRUE(cache.Evaluate(a, first_a).ok());
+  ASSERT_TRUE(cache.Evaluate(b, first_b).ok());
+  ASSERT_TRUE(cache.Evaluate(b, again).ok());
+  EXPECT_EQ(inner.calls.load(), 2);
+  EXPECT_EQ(again.policy, first_b.policy);
+  EXPECT_EQ(again.win, first_b.win);
+  EXPECT_EQ(again.draw, first_b.draw);
+  EXPECT_EQ(again.loss, first_b.loss);
+  ASSERT_TRUE(cache.Evaluate(a, again).ok());  // evicted: asks inner again
+  EXPECT_EQ(inner.calls.load(), 3);
+  EXPECT_EQ(again.policy, first_a.policy);
 }
 
 TEST(CachingEvaluatorTest, SizeStaysBounded) {
   LastMoveEvaluator inner;
-  CachingEvaluator cache(inner, 8);
+  CachingEvaluator cache(inner, 8, 15);
   Evaluation out;
   for (int x = 0; x < 15; ++x) {
     for (int y = 0; y < 15; ++y) {
@@ -85,7 +119,7 @@ TEST(CachingEvaluatorTest, SizeStaysBounded) {
 
 TEST(CachingEvaluatorTest, ErrorsAreNotCached) {
   FailingEvaluator inner;
-  CachingEvaluator cache(inner, 16);
+  CachingEvaluator cache(inner, 16, 15);
   Game game = MakeGame("h8");
   Evaluation out;
   EXPECT_EQ(cache.Evaluate(game, out).code(), absl::StatusCode::kUnavailable);
@@ -96,7 +130,7 @@ TEST(CachingEvaluatorTest, ErrorsAreNotCached) {
 
 TEST(CachingEvaluatorTest, ConcurrentCallersAgree) {
   LastMoveEvaluator inner;
-  CachingEvaluator cache(inner, 64);
+  CachingEvaluator cache(inner, 64, 15);
   std::vector<std::thread> threads;
   std::atomic<int> mismatches{0};
   for (int t = 0; t < 8; ++t) {
