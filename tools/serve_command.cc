@@ -4,6 +4,7 @@
 // trainer registers it. Prints "listening on HOST:PORT" once it serves, so
 // a launcher or test can ask for port 0 and read the port back.
 #include <grpcpp/grpcpp.h>
+#include <malloc.h>
 
 #include <algorithm>
 #include <atomic>
@@ -36,6 +37,19 @@ bool SleepUnlessInterrupted(int64_t ms) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return !interrupted;
+}
+
+// Caps glibc's malloc arenas at one per core (its default is eight per
+// core). Every gRPC handler thread gets an arena of its own, and what one
+// swap's requests freed in one arena was not reused by the next swap's
+// threads in another: under 32 clients and a hot swap a minute the
+// server's RSS climbed 5-10 MiB a minute with malloc's in-use bytes flat
+// (tools/soak_test.sh). Must run before the server starts its threads.
+void CapMallocArenas() {
+#ifdef __GLIBC__
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  mallopt(M_ARENA_MAX, std::max(2, cores));
+#endif
 }
 
 // The trainer's current best model, waiting (with backoff) while the trainer
@@ -153,6 +167,7 @@ int Serve(const Argv& argv) {
   if (!config.ok()) return Fail(config.status());
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
+  CapMallocArenas();
 
   std::unique_ptr<TrainerClient> trainer;
   absl::StatusOr<std::shared_ptr<const ServedModel>> model;
