@@ -6,8 +6,8 @@
 //   caller:  encodes its position into its own thread's buffer, queues a
 //            request that points at that buffer and at its Evaluation, and
 //            waits; once woken it masks and normalises its own policy.
-//   server:  waits for a first request, then for max_batch_size requests or
-//            max_wait_us after the first arrived, whichever is sooner; copies
+//   server:  takes a batch from the EvaluationQueue (max_batch_size requests
+//            or whatever came within max_wait_us of the first); copies
 //            the batch's planes, runs Model::Forward, writes each caller's
 //            logits into its Evaluation and wakes it.
 // One server thread per Model: LibTorch does not promise concurrent forwards
@@ -15,18 +15,15 @@
 #ifndef RENJU_INFERENCE_BATCHED_EVALUATOR_H_
 #define RENJU_INFERENCE_BATCHED_EVALUATOR_H_
 
-#include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
 
-#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "inference/model.h"
+#include "search/evaluation_queue.h"
 #include "search/evaluator.h"
 
 namespace renju {
@@ -78,38 +75,20 @@ class BatchedEvaluator : public Evaluator {
   const NetworkConfig& config() const { return config_; }
 
  private:
-  using Clock = std::chrono::steady_clock;
   struct Request;
 
   BatchedEvaluator(std::vector<std::unique_ptr<Model>> models,
                    const BatchedEvaluatorOptions& options);
   void Serve(Model& model);
-  // Fills `batch` with the next requests to run; false once shut down.
-  bool TakeBatch(std::vector<Request*>& batch);
-  void RunBatch(Model& model, const std::vector<Request*>& batch,
+  void RunBatch(Model& model, const std::vector<PendingEvaluation*>& batch,
                 std::vector<float>& inputs, std::vector<float>& policy,
                 std::vector<float>& wdl);
-  void FailQueued() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_);
-  bool HasWorkOrClosed() const ABSL_SHARED_LOCKS_REQUIRED(mutex_);
-  bool BatchFullOrClosed() const ABSL_SHARED_LOCKS_REQUIRED(mutex_);
 
   const BatchedEvaluatorOptions options_;
   const NetworkConfig config_;
   std::vector<std::unique_ptr<Model>> models_;
-  std::vector<std::thread> servers_;
-
-  // Standard primitives, not Abseil's: ThreadSanitizer cannot see inside
-  // Debian's uninstrumented Abseil (search/notification.h).
-  mutable std::mutex mutex_;
-  // Wakes a server when the queue gains its first request, when it reaches
-  // max_batch_size, when a server leaves requests behind, and on shutdown:
-  // one server per event, not every caller or server per batch.
-  std::condition_variable work_cv_;
-  std::deque<Request*> queue_ ABSL_GUARDED_BY(mutex_);
-  bool closed_ ABSL_GUARDED_BY(mutex_) = false;
-  BatchedEvaluatorStats stats_ ABSL_GUARDED_BY(mutex_);
-  Clock::duration total_queue_wait_ ABSL_GUARDED_BY(mutex_) =
-      Clock::duration::zero();
+  EvaluationQueue queue_;
+  std::vector<std::thread> servers_;  // one per model, started last
 
   std::mutex join_mutex_;  // serialises Shutdown's joins
 };

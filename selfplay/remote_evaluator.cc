@@ -3,20 +3,16 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "search/notification.h"
 #include "selfplay/game_record.h"
 
 namespace renju {
 
 // Lives on the caller's stack for one Evaluate call; a sender fills `out`
 // and `status`, then notifies, and never touches the request again.
-struct RemoteEvaluator::Request {
+struct RemoteEvaluator::Request : PendingEvaluation {
   pb::Position position;
   int area = 0;
   Evaluation* out = nullptr;
-  Clock::time_point queued;
-  absl::Status status;
-  Notification done;
 };
 
 pb::Position PositionOf(const Game& game) {
@@ -84,7 +80,10 @@ absl::StatusOr<std::unique_ptr<RemoteEvaluator>> RemoteEvaluator::Create(
 
 RemoteEvaluator::RemoteEvaluator(const RemoteEvaluatorOptions& options,
                                  std::unique_ptr<pb::Inference::Stub> stub)
-    : options_(options), stub_(std::move(stub)) {
+    : options_(options),
+      stub_(std::move(stub)),
+      queue_(options.max_batch_size, options.max_wait_us,
+             "remote evaluator is shut down") {
   for (int i = 0; i < options_.max_rpcs_in_flight; ++i) {
     senders_.emplace_back([this] { Send(); });
   }
@@ -97,28 +96,13 @@ absl::Status RemoteEvaluator::Evaluate(Game& game, Evaluation& out) {
   request.position = PositionOf(game);
   request.area = game.size() * game.size();
   request.out = &out;
-  request.queued = Clock::now();
-  bool wake_sender;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (closed_) return absl::UnavailableError("remote evaluator is shut down");
-    queue_.push_back(&request);
-    // A waiting sender's condition turns true only on the first position
-    // and at a full batch (TakeBatch).
-    const int queued = queue_.size();
-    wake_sender = queued == 1 || queued == options_.max_batch_size;
-  }
-  if (wake_sender) work_cv_.notify_one();
+  if (absl::Status s = queue_.Push(&request); !s.ok()) return s;
   request.done.WaitForNotification();
   return request.status;
 }
 
 void RemoteEvaluator::Shutdown() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    closed_ = true;
-  }
-  work_cv_.notify_all();
+  queue_.Close();
   std::lock_guard<std::mutex> lock(join_mutex_);
   for (std::thread& sender : senders_) {
     if (sender.joinable()) sender.join();
@@ -131,59 +115,16 @@ RemoteEvaluatorStats RemoteEvaluator::stats() const {
 }
 
 void RemoteEvaluator::Send() {
-  std::vector<Request*> batch;
+  std::vector<PendingEvaluation*> batch;
   batch.reserve(options_.max_batch_size);
-  while (TakeBatch(batch)) RunBatch(batch);
+  while (queue_.TakeBatch(batch)) RunBatch(batch);
 }
 
-bool RemoteEvaluator::HasWorkOrClosed() const {
-  return closed_ || !queue_.empty();
-}
-
-bool RemoteEvaluator::BatchFullOrClosed() const {
-  return closed_ || static_cast<int>(queue_.size()) >= options_.max_batch_size;
-}
-
-// The same gathering rule as BatchedEvaluator::TakeBatch.
-bool RemoteEvaluator::TakeBatch(std::vector<Request*>& batch) {
-  batch.clear();
-  std::unique_lock<std::mutex> lock(mutex_);
-  while (true) {
-    work_cv_.wait(lock, [this] { return HasWorkOrClosed(); });
-    if (!BatchFullOrClosed()) {
-      const Clock::time_point deadline =
-          queue_.front()->queued +
-          std::chrono::microseconds(options_.max_wait_us);
-      work_cv_.wait_until(lock, deadline,
-                          [this] { return BatchFullOrClosed(); });
-    }
-    if (closed_) {
-      for (Request* request : queue_) {
-        request->status =
-            absl::UnavailableError("remote evaluator is shut down");
-        request->done.Notify();
-      }
-      queue_.clear();
-      return false;
-    }
-    if (!queue_.empty()) break;
-  }
-  const int n = std::min<int>(queue_.size(), options_.max_batch_size);
-  for (int i = 0; i < n; ++i) {
-    batch.push_back(queue_.front());
-    queue_.pop_front();
-  }
-  // Positions left behind wait for another sender, which no push wakes.
-  const bool more = !queue_.empty();
-  lock.unlock();
-  if (more) work_cv_.notify_one();
-  return true;
-}
-
-void RemoteEvaluator::RunBatch(const std::vector<Request*>& batch) {
+void RemoteEvaluator::RunBatch(const std::vector<PendingEvaluation*>& batch) {
   pb::EvaluateRequest rpc_request;
-  for (Request* request : batch) {
-    *rpc_request.add_positions() = std::move(request->position);
+  for (PendingEvaluation* pending : batch) {
+    *rpc_request.add_positions() =
+        std::move(static_cast<Request*>(pending)->position);
   }
   grpc::ClientContext context;
   PrepareContext(context, options_.channel.token, options_.rpc_deadline_ms);
@@ -207,7 +148,7 @@ void RemoteEvaluator::RunBatch(const std::vector<Request*>& batch) {
     stats_.failed_rpcs += !status.ok();
   }
   for (size_t i = 0; i < batch.size(); ++i) {
-    Request& request = *batch[i];
+    Request& request = *static_cast<Request*>(batch[i]);
     request.status =
         status.ok() ? CopyAnswer(response.evaluations(i), request) : status;
     request.done.Notify();  // `request` may be gone after this

@@ -3,9 +3,10 @@
 // same interface search uses locally.
 //
 // Like the local BatchedEvaluator, it gathers concurrent callers into one
-// batch: each caller turns its game into a pb::Position, queues it and
-// waits; sender threads take up to max_batch_size queued positions (waiting
-// at most max_wait_us after the first for more), send them in one Evaluate
+// batch through an EvaluationQueue: each caller turns its game into a
+// pb::Position, queues it and waits; sender threads take up to
+// max_batch_size queued positions (waiting at most max_wait_us after the
+// first for more), send them in one Evaluate
 // RPC and hand each caller its priors and win/draw/loss. So a worker with 32
 // games in flight sends batches of about 32 positions, not 32 RPCs.
 //
@@ -16,10 +17,7 @@
 #define RENJU_SELFPLAY_REMOTE_EVALUATOR_H_
 
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -30,6 +28,7 @@
 #include "proto/game.pb.h"
 #include "proto/inference.grpc.pb.h"
 #include "rules/game.h"
+#include "search/evaluation_queue.h"
 #include "search/evaluator.h"
 #include "selfplay/rpc.h"
 
@@ -96,32 +95,24 @@ class RemoteEvaluator : public Evaluator {
   RemoteEvaluatorStats stats() const;
 
  private:
-  using Clock = std::chrono::steady_clock;
   struct Request;
 
   RemoteEvaluator(const RemoteEvaluatorOptions& options,
                   std::unique_ptr<pb::Inference::Stub> stub);
   void Send();
-  bool TakeBatch(std::vector<Request*>& batch);
-  void RunBatch(const std::vector<Request*>& batch);
+  void RunBatch(const std::vector<PendingEvaluation*>& batch);
   absl::Status CopyAnswer(const pb::PositionEvaluation& answer,
                           Request& request) const;
-  bool HasWorkOrClosed() const ABSL_SHARED_LOCKS_REQUIRED(mutex_);
-  bool BatchFullOrClosed() const ABSL_SHARED_LOCKS_REQUIRED(mutex_);
 
   const RemoteEvaluatorOptions options_;
   std::unique_ptr<pb::Inference::Stub> stub_;
-  std::vector<std::thread> senders_;
+  EvaluationQueue queue_;
+  std::vector<std::thread> senders_;  // started last
   std::atomic<int64_t> generation_{0};
 
-  // Standard primitives, not Abseil's, so that ThreadSanitizer sees them
+  // A standard mutex, not Abseil's, so that ThreadSanitizer sees it
   // (search/notification.h).
   mutable std::mutex mutex_;
-  // Wakes a sender when the queue gains its first position, when it reaches
-  // max_batch_size, when a sender leaves positions behind, and on shutdown.
-  std::condition_variable work_cv_;
-  std::deque<Request*> queue_ ABSL_GUARDED_BY(mutex_);
-  bool closed_ ABSL_GUARDED_BY(mutex_) = false;
   RemoteEvaluatorStats stats_ ABSL_GUARDED_BY(mutex_);
 
   std::mutex join_mutex_;  // serialises Shutdown's joins
