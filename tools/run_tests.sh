@@ -1,10 +1,27 @@
 #!/usr/bin/env bash
-# The whole test suite: set-up (packages, build), every ctest test, the
-# sanitizer builds (tools/run_sanitizer_tests.sh), and a short run of every
-# libFuzzer target from its committed corpus (tools/run_fuzz.sh; the long
-# runs are a separate command, see README).
+# The whole test suite, as CI runs it (.ci/run):
+#   1. the Debian packages that are missing (tools/setup.sh, packages only);
+#   2. every ctest test in an AddressSanitizer + UndefinedBehaviorSanitizer
+#      build, and the evaluator, search and server tests in a
+#      ThreadSanitizer build (tools/run_sanitizer_tests.sh);
+#   3. 5 s of every libFuzzer target from its committed corpus
+#      (tools/run_fuzz.sh; the long runs are a separate command, see README).
+#
+#   tools/run_tests.sh --release [ctest args]
+# instead builds build/ (Release, as the main job uses it) and runs every
+# ctest test there: the quick check while developing.
 set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
-(cd "$RENJU_BUILD" && ctest --output-on-failure -j "$(nproc)" "$@")
-"$RENJU_ROOT/tools/run_sanitizer_tests.sh"
-"$RENJU_ROOT/tools/run_fuzz.sh" --seconds 5 --seed 1
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+start=$SECONDS
+
+if [[ "${1:-}" == --release ]]; then
+  shift
+  source "$ROOT/tools/setup.sh"
+  (cd "$RENJU_BUILD" && ctest --output-on-failure -j "$(nproc)" "$@")
+  exit 0
+fi
+
+RENJU_SETUP_NO_BUILD=1 source "$ROOT/tools/setup.sh"
+"$ROOT/tools/run_sanitizer_tests.sh" all "$@"
+"$ROOT/tools/run_fuzz.sh" --seconds 5 --seed 1
+echo "run_tests: everything passed in $((SECONDS - start)) s"
