@@ -77,9 +77,19 @@ run_target() {
     "$BUILD/corpus/$name" "$SEEDS/$name" >"$BUILD/logs/$target.log" 2>&1 ||
     status=$?
   echo "$status" >"$BUILD/logs/$target.log.status"
+  local execs
+  execs="$(sed -n 's/^stat::number_of_executed_units: *//p' \
+             "$BUILD/logs/$target.log" | tail -1)"
+  echo "run_fuzz: $target $( ((status == 0)) && echo ok || echo FAILED)," \
+       "${execs:-?} executions; $((SECONDS - fuzz_start)) s of about" \
+       "$expected s"
 }
 
 fuzz_start=$SECONDS
+# Targets run in waves of $jobs; each takes $seconds.
+expected=$(( (${#targets[@]} + jobs - 1) / jobs * seconds ))
+echo "run_fuzz: ${#targets[@]} targets, $seconds s each, $jobs at a time:" \
+     "about $expected s"
 running=0
 for target in "${targets[@]}"; do
   if ((running >= jobs)); then
