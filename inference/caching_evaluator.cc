@@ -1,8 +1,8 @@
 #include "inference/caching_evaluator.h"
 
 #include <algorithm>
-#include <string>
 
+#include "absl/strings/str_cat.h"
 #include "rules/logging.h"
 
 namespace renju {
@@ -59,11 +59,9 @@ absl::Status CachingEvaluator::Evaluate(Game& game, Evaluation& out) {
   }
   if (absl::Status s = inner_.Evaluate(game, out); !s.ok()) return s;
   if (out.policy.size() != points_) {
-    return absl::InternalError(
-        "cache: evaluator returned a policy of " +
-        std::to_string(out.policy.size()) + " points for a " +
-        std::to_string(board_size_) + "x" + std::to_string(board_size_) +
-        " board");
+    return absl::InternalError(absl::StrCat(
+        "cache: evaluator returned a policy of ", out.policy.size(),
+        " points for a ", board_size_, "x", board_size_, " board"));
   }
   std::lock_guard<std::mutex> lock(StripeOf(index));
   if (!slot.filled) entries_.fetch_add(1, std::memory_order_relaxed);

@@ -9,10 +9,9 @@
 // stripe of slots. The cache serves one board size (the network's): all
 // policies live in one block of capacity x size^2 floats, allocated once, so
 // memory is fixed (about capacity x (4 * size^2 + 24) bytes) and goes back to
-// the system as a whole when the cache is destroyed -- the inference server
-// drops one cache per hot swap, and 65,536 small per-slot vectors freed on
-// many threads stayed in glibc's arenas instead. Positions of another size
-// pass through uncached.
+// the system in one piece when the cache is destroyed (the inference server
+// drops one cache per hot swap). Positions of another size pass through
+// uncached.
 #ifndef RENJU_INFERENCE_CACHING_EVALUATOR_H_
 #define RENJU_INFERENCE_CACHING_EVALUATOR_H_
 
