@@ -306,6 +306,10 @@ absl::StatusOr<std::string> GomocupClient::ReadReply(int64_t timeout_ms,
   }
 }
 
+int64_t GomocupClient::StartupAllowanceMs() const {
+  return first_move_answered_ ? 0 : options_.startup_ms;
+}
+
 void GomocupClient::DropUnreadLines() {
   char chunk[4096];
   for (;;) {
@@ -330,7 +334,8 @@ absl::StatusOr<std::string> GomocupClient::About() {
   DropUnreadLines();
   if (absl::Status s = Send("ABOUT"); !s.ok()) return s;
   absl::StatusOr<std::string> reply =
-      ReadReply(options_.command_timeout_ms, "ABOUT", /*skip_errors=*/false);
+      ReadReply(options_.command_timeout_ms + StartupAllowanceMs(), "ABOUT",
+                /*skip_errors=*/false);
   if (reply.ok() && IsErrorLine(FirstWordUpper(*reply))) {
     return Fail(
         EngineFault::kRefused,
@@ -351,7 +356,8 @@ absl::Status GomocupClient::NewGame(Variant variant, int size) {
   DropUnreadLines();
   if (absl::Status s = Send(start); !s.ok()) return s;
   absl::StatusOr<std::string> reply =
-      ReadReply(options_.command_timeout_ms, start, /*skip_errors=*/false);
+      ReadReply(options_.command_timeout_ms + StartupAllowanceMs(), start,
+                /*skip_errors=*/false);
   if (!reply.ok()) return reply.status();
   if (absl::AsciiStrToUpper(absl::StripAsciiWhitespace(*reply)) != "OK") {
     const bool refused = IsErrorLine(FirstWordUpper(*reply));
@@ -402,12 +408,21 @@ absl::StatusOr<Move> GomocupClient::GetMove(const Game& game) {
   if (time_left_ms_) {
     limit_ms = std::min(limit_ms, std::max<int64_t>(*time_left_ms_, 0));
   }
+  const int64_t startup_ms = StartupAllowanceMs();
   const int64_t start_ms = NowMs();
   absl::StatusOr<std::string> reply =
-      ReadReply(limit_ms + options_.grace_ms, *request, /*skip_errors=*/true);
+      ReadReply(limit_ms + options_.grace_ms + startup_ms, *request,
+                /*skip_errors=*/true);
   last_move_ms_ = NowMs() - start_ms;
-  if (time_left_ms_) *time_left_ms_ -= last_move_ms_;
+  if (time_left_ms_) {
+    // What the first move took past its limit, up to the allowance, was
+    // start-up, not thinking.
+    const int64_t startup_used =
+        std::clamp<int64_t>(last_move_ms_ - limit_ms, 0, startup_ms);
+    *time_left_ms_ -= last_move_ms_ - startup_used;
+  }
   if (!reply.ok()) return reply.status();
+  first_move_answered_ = true;
   absl::StatusOr<Move> move = CheckMove(game, *reply);
   if (!move.ok()) return move.status();
   known_moves_ = game.moves();

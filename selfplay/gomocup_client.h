@@ -9,7 +9,8 @@
 // fault and loses it the game:
 //   kCrashed      it exited or closed its pipes;
 //   kTimedOut     no move within the turn limit (and the match time left)
-//                 plus the grace period;
+//                 plus the grace period, and for a freshly launched engine
+//                 the start-up allowance (below);
 //   kGarbage      a reply that is not "x,y";
 //   kIllegalMove  a point off the board, occupied, or forbidden for black
 //                 under renju;
@@ -59,8 +60,13 @@ struct GomocupClientOptions {
   int64_t match_time_ms = 0;     // INFO timeout_match per game; 0 = none
   int64_t max_memory_bytes = 0;  // INFO max_memory; 0 = none
   // Extra wait past the limit before a move counts as timed out, for
-  // process start-up and scheduling.
+  // pipes and scheduling.
   int64_t grace_ms = 1000;
+  // Extra wait for a freshly launched engine, added to every limit until it
+  // has answered its first move (START and ABOUT included): process start,
+  // loading weights, a sanitizer build, a busy machine. Gomocup managers
+  // allow seconds for this. A slow start is not charged to the match clock.
+  int64_t startup_ms = 10000;
   // Limit for answers that need no thinking (START, ABOUT).
   int64_t command_timeout_ms = 5000;
   // How long END may take before the engine is killed.
@@ -128,6 +134,9 @@ class GomocupClient {
   // Sends BEGIN, TURN or BOARD; returns the request for messages.
   absl::StatusOr<std::string> SendPosition(const Game& game);
   absl::StatusOr<Move> CheckMove(const Game& game, absl::string_view reply);
+  // What a reply may take on top of its limit: the start-up allowance
+  // until the first move has come, nothing after.
+  int64_t StartupAllowanceMs() const;
   // Records the fault, stops the engine if it must go, returns `status`.
   absl::Status Fail(EngineFault fault, absl::Status status);
   // Waits up to `wait_ms` for the engine to exit, kills its process group,
@@ -146,6 +155,7 @@ class GomocupClient {
   Variant variant_ = Variant::kRenju;
   int size_ = 0;                   // 0 until NewGame
   std::vector<Move> known_moves_;  // what the engine has been told or played
+  bool first_move_answered_ = false;
   EngineFault fault_ = EngineFault::kNone;
   int64_t last_move_ms_ = 0;
   std::optional<int64_t> time_left_ms_;

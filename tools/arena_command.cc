@@ -84,6 +84,7 @@ class PlayerFactory {
       const int64_t time_ms = config_.arena().search().time_ms();
       options.turn_time_ms = time_ms > 0 ? time_ms : 1000;
     }
+    options.startup_ms = args_.GetInt("engine-startup-ms");
     options.discard_stderr = !args_.GetBool("engine-stderr");
     return std::make_unique<EnginePlayer>(spec, std::move(options));
   }
@@ -238,6 +239,8 @@ int Arena(const Argv& argv) {
               "arena.search.time_ms)");
   args.AddInt("engine-turn-ms", 0, 0, 3600000,
               "engine time per move (0: arena.search.time_ms, else 1000)");
+  args.AddInt("engine-startup-ms", 10000, 0, 3600000,
+              "extra time for a launched engine's first move (start-up)");
   args.AddBool("engine-stderr", "show the engines' stderr");
   args.AddInt("max-plies", 0, 1, 1000,
               "move cap, a draw (default selfplay.max_plies)");

@@ -270,7 +270,11 @@ TEST_P(EngineFaultTest, FaultyEngineLosesEveryGameAndTheMatchGoesOn) {
   engine.argv[0] = EnginePath(engine.argv[0]);
   engine.turn_time_ms = 100;
   engine.grace_ms = 100;
-  engine.command_timeout_ms = 2000;
+  // Bash scripts need no start-up allowance (the slow one would otherwise
+  // sleep through it in every game); START may take what a busy machine
+  // needs.
+  engine.startup_ms = 0;
+  engine.command_timeout_ms = 60000;
   engine.quit_timeout_ms = 100;
   EnginePlayer a("engine", engine);
   RandomPlayer b;

@@ -3,13 +3,15 @@
 // between two `renju gomocup` processes.
 #include "selfplay/gomocup_client.h"
 
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <fstream>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -30,7 +32,11 @@ GomocupClientOptions ScriptOptions(const std::string& script,
   options.argv.insert(options.argv.end(), args.begin(), args.end());
   options.turn_time_ms = 300;
   options.grace_ms = 100;
-  options.command_timeout_ms = 2000;
+  // Bash starts in milliseconds: the scripts need no start-up allowance,
+  // so a move's limit is exactly turn + grace. Answers that need no thinking
+  // get a limit no busy machine reaches; it only matters when a test fails.
+  options.startup_ms = 0;
+  options.command_timeout_ms = 60000;
   return options;
 }
 
@@ -123,7 +129,8 @@ TEST(GomocupClientTest, AnEngineThatSleepsTimesOutAndIsKilled) {
       << status;
   EXPECT_EQ(client->fault(), EngineFault::kTimedOut);
   EXPECT_GE(elapsed_ms, 400);
-  EXPECT_LT(elapsed_ms, 2000);
+  // The engine would answer after 30 s: the client gave up long before.
+  EXPECT_LT(elapsed_ms, 20000);
   EXPECT_FALSE(client->running());
   EXPECT_TRUE(Reaped(pid));
   // Nothing more can be asked of it.
@@ -132,16 +139,53 @@ TEST(GomocupClientTest, AnEngineThatSleepsTimesOutAndIsKilled) {
 
 TEST(GomocupClientTest, TheMatchClockLimitsAMove) {
   GomocupClientOptions options = ScriptOptions("slow_engine.sh");
-  options.turn_time_ms = 5000;
+  options.turn_time_ms = 600000;
   options.match_time_ms = 200;
   std::unique_ptr<GomocupClient> client = LaunchOrDie(options);
   ASSERT_NE(client, nullptr);
   ASSERT_TRUE(client->NewGame(Variant::kFreestyle, 20).ok());
-  const auto start = std::chrono::steady_clock::now();
-  EXPECT_TRUE(absl::IsDeadlineExceeded(
-      client->GetMove(Game(Variant::kFreestyle, 20)).status()));
-  EXPECT_LT(MillisSince(start), 2000);
+  const absl::Status status =
+      client->GetMove(Game(Variant::kFreestyle, 20)).status();
+  EXPECT_TRUE(absl::IsDeadlineExceeded(status)) << status;
+  // The limit was the match time left plus the grace, not the turn time.
+  EXPECT_TRUE(absl::StrContains(status.message(), "within 300 ms")) << status;
   EXPECT_LT(*client->time_left_ms(), 0);
+}
+
+TEST(GomocupClientTest, AFreshEnginesFirstMoveGetsTheStartUpAllowance) {
+  // The engine takes a second over its first move, far past turn + grace
+  // (400 ms), then never answers again.
+  GomocupClientOptions options = ScriptOptions("slow_start_engine.sh", {"1"});
+  options.startup_ms = 600000;
+  options.match_time_ms = 30000;
+  std::unique_ptr<GomocupClient> client = LaunchOrDie(options);
+  ASSERT_NE(client, nullptr);
+  ASSERT_TRUE(client->NewGame(Variant::kRenju, 15).ok());
+  Game game(Variant::kRenju, 15);
+  absl::StatusOr<Move> move = client->GetMove(game);
+  ASSERT_TRUE(move.ok()) << move.status();
+  EXPECT_EQ(MoveName(*move), "h8");
+  // The match clock is charged the turn limit, not the start-up.
+  EXPECT_EQ(*client->time_left_ms(), 30000 - 300);
+
+  // From the second move on, the turn limit alone.
+  ASSERT_TRUE(game.Play(*move).ok());
+  ASSERT_TRUE(game.Play(Move::At(*ParsePoint("h9", 15))).ok());
+  const absl::Status status = client->GetMove(game).status();
+  EXPECT_TRUE(absl::IsDeadlineExceeded(status)) << status;
+  EXPECT_TRUE(absl::StrContains(status.message(), "within 400 ms")) << status;
+  EXPECT_EQ(client->fault(), EngineFault::kTimedOut);
+}
+
+TEST(GomocupClientTest, WithoutTheAllowanceASlowStartIsATimeout) {
+  std::unique_ptr<GomocupClient> client =
+      LaunchOrDie(ScriptOptions("slow_start_engine.sh", {"1"}));
+  ASSERT_NE(client, nullptr);
+  ASSERT_TRUE(client->NewGame(Variant::kRenju, 15).ok());
+  const absl::Status status =
+      client->GetMove(Game(Variant::kRenju, 15)).status();
+  EXPECT_TRUE(absl::IsDeadlineExceeded(status)) << status;
+  EXPECT_TRUE(absl::StrContains(status.message(), "within 400 ms")) << status;
 }
 
 TEST(GomocupClientTest, GarbageLosesTheGame) {
@@ -229,13 +273,22 @@ TEST(GomocupClientTest, AnEngineThatRefusesStartIsReported) {
 }
 
 TEST(GomocupClientTest, LinesThatCameUnaskedAreNotAnswers) {
-  std::unique_ptr<GomocupClient> client = LaunchOrDie(
-      ScriptOptions("fixed_engine.sh", {"7,7", "OK", "UNKNOWN late"}));
+  // The engine writes to this FIFO once "UNKNOWN late" is on its output.
+  const std::string fifo = ::testing::TempDir() + "/fixed_engine_" +
+                           std::to_string(getpid()) + ".fifo";
+  unlink(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0) << fifo;
+  std::unique_ptr<GomocupClient> client = LaunchOrDie(ScriptOptions(
+      "fixed_engine.sh", {"7,7", "OK", "UNKNOWN late", fifo}));
   ASSERT_NE(client, nullptr);
   ASSERT_TRUE(client->NewGame(Variant::kRenju, 15).ok());
   ASSERT_TRUE(client->GetMove(Game(Variant::kRenju, 15)).ok());
-  // "UNKNOWN late" follows the move; give it time to arrive.
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // Blocks until the engine has written "UNKNOWN late" after its move.
+  std::ifstream written(fifo);
+  std::string line;
+  ASSERT_TRUE(std::getline(written, line));
+  EXPECT_EQ(line, "written");
+  unlink(fifo.c_str());
   const absl::Status status = client->NewGame(Variant::kRenju, 15);
   EXPECT_TRUE(status.ok()) << status;
 }
