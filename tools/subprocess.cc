@@ -2,10 +2,13 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <poll.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -84,15 +87,33 @@ bool Subprocess::Reap(bool block) {
 
 bool Subprocess::Running() { return !Reap(false); }
 
+bool Subprocess::WaitForExit(int timeout_ms) {
+  if (Reap(false)) return true;
+  const auto end = std::chrono::steady_clock::now() +
+                   std::chrono::milliseconds(timeout_ms);
+  // A pidfd becomes readable when the process exits: one blocking poll
+  // instead of waking up to ask. Kernels before 5.3 have none; ask then.
+  const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid_, 0));
+  while (!Reap(false)) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        end - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;
+    if (pidfd >= 0) {
+      pollfd pfd{pidfd, POLLIN, 0};
+      poll(&pfd, 1, static_cast<int>(left.count()));
+    } else {
+      std::this_thread::sleep_for(
+          std::min(left, std::chrono::milliseconds(20)));
+    }
+  }
+  if (pidfd >= 0) close(pidfd);
+  return pid_ <= 0;
+}
+
 int Subprocess::Stop(int grace_ms) {
   if (pid_ <= 0) return exit_code_;
   kill(pid_, SIGTERM);
-  const auto end = std::chrono::steady_clock::now() +
-                   std::chrono::milliseconds(grace_ms);
-  while (std::chrono::steady_clock::now() < end) {
-    if (Reap(false)) return exit_code_;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  if (WaitForExit(grace_ms)) return exit_code_;
   kill(pid_, SIGKILL);
   Reap(true);
   return exit_code_;

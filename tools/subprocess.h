@@ -26,6 +26,9 @@ class Subprocess {
 
   // True while the process has not exited; reaps it when it has.
   bool Running();
+  // Blocks until the process exits (and reaps it) or `timeout_ms` passes;
+  // true when it has exited.
+  bool WaitForExit(int timeout_ms);
   // Exit status as the shell shows it (128 + signal when killed); -1 while
   // running.
   int exit_code() const { return exit_code_; }

@@ -470,12 +470,23 @@ void TrainingLoop::PublishStatus(bool waiting) {
   status_.samples_trained = samples_trained_;
   status_.generation = generation_;
   status_.waiting_for_games = waiting;
+  if (waiting) ++status_.idle_rounds;
   status_.last_step = last_step_;
 }
 
 TrainingLoopStatus TrainingLoop::GetStatus() const {
   absl::MutexLock lock(&mutex_);
   return status_;
+}
+
+bool TrainingLoop::AwaitStatus(
+    const std::function<bool(const TrainingLoopStatus&)>& done,
+    absl::Duration timeout) const {
+  absl::MutexLock lock(&mutex_);
+  auto holds = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
+    return done(status_);
+  };
+  return mutex_.AwaitWithTimeout(absl::Condition(&holds), timeout);
 }
 
 void TrainingLoop::FillStatus(pb::TrainerStatus* status) const {

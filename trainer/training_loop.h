@@ -102,6 +102,8 @@ struct TrainingLoopStatus {
   int64_t samples_trained = 0;
   int64_t generation = 0;  // the last one published (0: the initial net)
   bool waiting_for_games = false;
+  // Rounds that found too little new data to train on (each a wait).
+  int64_t idle_rounds = 0;
   bool running = false;
   StepStats last_step;  // zero before the first step
 };
@@ -149,6 +151,11 @@ class TrainingLoop {
   absl::Status SaveState();
 
   TrainingLoopStatus GetStatus() const;
+  // Blocks until `done(status)` holds or `timeout` has passed; returns
+  // whether it holds. The status changes once a round, so a caller can wait
+  // for a step, a generation or a wait without polling.
+  bool AwaitStatus(const std::function<bool(const TrainingLoopStatus&)>& done,
+                   absl::Duration timeout) const;
   // Adds window size, step and losses to a TrainerStatus reply.
   void FillStatus(pb::TrainerStatus* status) const;
 

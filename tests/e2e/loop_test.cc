@@ -45,6 +45,9 @@ int FreePort() {
   return ntohs(address.sin_port);
 }
 
+// The trainer's state is seen only by asking it (RPC) or its SQLite file,
+// neither of which can tell us when it changes: ask every 200 ms, and give
+// up only after minutes that a working loop never needs.
 bool WaitFor(const std::function<bool()>& condition, int seconds) {
   const auto end = Clock::now() + std::chrono::seconds(seconds);
   while (Clock::now() < end) {
@@ -201,13 +204,15 @@ TEST_F(LoopTest, KilledTrainerLosesNoAcknowledgedGameAndStoresNoneTwice) {
   ASSERT_GE(before.size(), 4u);
 
   trainer_->Kill();  // kill -9, in the middle of uploads
+  // The trainer stays down for a second: an outage for the workers' uploads
+  // to run into, not a wait for anything (the test holds whether or not an
+  // upload fell into it).
   std::this_thread::sleep_for(std::chrono::seconds(1));
   StartTrainer();  // same folder, same address
 
   // The workers deliver what they held and exit by themselves.
   for (Subprocess& w : workers_) {
-    ASSERT_TRUE(WaitFor([&] { return !w.Running(); }, 240))
-        << Log("worker-0") << Log("worker-1");
+    ASSERT_TRUE(w.WaitForExit(240000)) << Log("worker-0") << Log("worker-1");
     EXPECT_EQ(w.exit_code(), 0);
   }
   auto store = GameStore::Open((run_ / "run.sqlite").string());

@@ -147,6 +147,7 @@ TEST(BatchedEvaluatorTest, ShutdownWithRequestsInFlight) {
   auto evaluator = MakeEvaluator(*model, 1, 64, 200000);
   std::atomic<int> ok{0};
   std::atomic<int> unavailable{0};
+  Notification first_batch_answered;
   std::vector<std::thread> threads;
   for (int t = 0; t < 16; ++t) {
     threads.emplace_back([&, t] {
@@ -155,7 +156,7 @@ TEST(BatchedEvaluatorTest, ShutdownWithRequestsInFlight) {
       while (true) {
         const absl::Status status = evaluator->Evaluate(game, out);
         if (status.ok()) {
-          ++ok;
+          if (++ok == 16) first_batch_answered.Notify();
           continue;
         }
         EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable) << status;
@@ -164,7 +165,10 @@ TEST(BatchedEvaluatorTest, ShutdownWithRequestsInFlight) {
       }
     });
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // Once a batch has come back, every thread is in or on its way into the
+  // next one, which waits 200 ms to fill: the shutdown finds it queued.
+  EXPECT_TRUE(first_batch_answered.WaitForNotificationWithTimeout(
+      std::chrono::seconds(60)));
   evaluator->Shutdown();
   for (std::thread& t : threads) t.join();  // nobody hangs
   EXPECT_EQ(unavailable.load(), 16);

@@ -27,18 +27,17 @@ TEST(NotificationTest, TimeoutWithoutNotify) {
   Notification n;
   const Clock::time_point start = Clock::now();
   EXPECT_FALSE(n.WaitForNotificationWithTimeout(milliseconds(30)));
+  // A lower bound only: a busy machine can make the wait longer, never
+  // shorter.
   EXPECT_GE(Clock::now() - start, milliseconds(30));
 }
 
-TEST(NotificationTest, TimedWaitEndsEarlyOnNotify) {
+TEST(NotificationTest, TimedWaitEndsOnNotifyFromAnotherThread) {
   Notification n;
-  std::thread notifier([&] {
-    std::this_thread::sleep_for(milliseconds(20));
-    n.Notify();
-  });
-  const Clock::time_point start = Clock::now();
-  EXPECT_TRUE(n.WaitForNotificationWithTimeout(std::chrono::seconds(60)));
-  EXPECT_LT(Clock::now() - start, std::chrono::seconds(30));
+  // Whether the notifier runs before or during the wait, the wait must see
+  // it and return true: only a lost notification runs into the timeout.
+  std::thread notifier([&] { n.Notify(); });
+  EXPECT_TRUE(n.WaitForNotificationWithTimeout(std::chrono::minutes(10)));
   notifier.join();
 }
 

@@ -13,6 +13,7 @@
 
 #include "gtest/gtest.h"
 #include "proto/health.grpc.pb.h"
+#include "search/notification.h"
 #include "selfplay/remote_evaluator.h"
 #include "tests/tools/inference_service_fixture.h"
 
@@ -78,12 +79,12 @@ TEST_F(InferenceServiceTest, SuggestHonoursTheDeadline) {
   StartWithModel1();
   const pb::Position position = MovesPosition({"h8", "h9"});
   pb::SuggestResponse response;
-  const auto start = std::chrono::steady_clock::now();
+  // 100,000 visits take minutes here; the deadline cuts the search short
+  // and the answer still comes in time. Two seconds leave the server its
+  // full margin (100 ms) to finish the last playout and reply.
   const grpc::Status status =
-      Suggest(SuggestFor(position, 100000), &response, /*deadline_ms=*/300);
-  const auto elapsed = std::chrono::steady_clock::now() - start;
+      Suggest(SuggestFor(position, 100000), &response, /*deadline_ms=*/2000);
   ASSERT_TRUE(status.ok()) << status.error_message();
-  EXPECT_LT(elapsed, std::chrono::milliseconds(300));
   EXPECT_GT(response.visits(), 0);
   EXPECT_LT(response.visits(), 100000);
   ExpectLegalAndSorted(position, response);
@@ -103,7 +104,8 @@ TEST_F(InferenceServiceTest, SuggestHonoursATimeBudget) {
   ASSERT_TRUE(Suggest(request, &response).ok());
   const auto elapsed = std::chrono::steady_clock::now() - start;
   EXPECT_GE(elapsed, std::chrono::milliseconds(150));
-  EXPECT_LT(elapsed, std::chrono::milliseconds(1000));
+  // Without the budget, only the server's 20 s cap would stop it.
+  EXPECT_LT(elapsed, std::chrono::seconds(10));
   EXPECT_GT(response.visits(), 1);
   // Five candidates by default.
   EXPECT_EQ(response.candidates_size(), 5);
@@ -113,12 +115,12 @@ TEST_F(InferenceServiceTest, ATimeBudgetStillStopsAtTheServersVisitLimit) {
   config_.mutable_server()->set_max_visits(40);
   StartWithModel1();
   pb::SuggestRequest request = SuggestFor(MovesPosition({"h8"}), 0);
-  request.set_time_ms(5000);
+  request.set_time_ms(20000);
   pb::SuggestResponse response;
   const auto start = std::chrono::steady_clock::now();
-  ASSERT_TRUE(Suggest(request, &response).ok());
-  EXPECT_LT(std::chrono::steady_clock::now() - start,
-            std::chrono::milliseconds(4000));
+  ASSERT_TRUE(Suggest(request, &response, /*deadline_ms=*/60000).ok());
+  // 40 visits, not 20 s of search.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
   EXPECT_EQ(response.visits(), 40);
 }
 
@@ -241,8 +243,12 @@ TEST_F(InferenceServiceTest, HotSwapUnderLoadLosesNoRequest) {
   EXPECT_FALSE(*unchanged);
 
   constexpr int kClients = 8;
+  // Enough answers from a generation that every client has been served by
+  // it, whatever the scheduling.
+  constexpr int kAnswersPerGeneration = 2 * kClients;
   std::atomic<bool> stop{false};
   std::atomic<int> ok{0}, failed{0}, saw_gen1{0}, saw_gen2{0};
+  Notification gen1_served, gen2_served;
   std::vector<std::thread> clients;
   for (int c = 0; c < kClients; ++c) {
     clients.emplace_back([&, c] {
@@ -267,11 +273,18 @@ TEST_F(InferenceServiceTest, HotSwapUnderLoadLosesNoRequest) {
           continue;
         }
         ++ok;
-        (generation == 1 ? saw_gen1 : saw_gen2)++;
+        if (generation == 1 && ++saw_gen1 >= kAnswersPerGeneration) {
+          gen1_served.Notify();
+        }
+        if (generation == 2 && ++saw_gen2 >= kAnswersPerGeneration) {
+          gen2_served.Notify();
+        }
       }
     });
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  // Minutes: only a failing test waits that long.
+  EXPECT_TRUE(
+      gen1_served.WaitForNotificationWithTimeout(std::chrono::minutes(2)));
   const std::string model2 = (dir_ / "gen2.model").string();
   testing::WriteCheckpoint(config_, model2, 2, 22);
   trainer_service.Publish(2, model2);
@@ -279,7 +292,8 @@ TEST_F(InferenceServiceTest, HotSwapUnderLoadLosesNoRequest) {
   ASSERT_TRUE(swapped.ok()) << swapped.status();
   EXPECT_TRUE(*swapped);
   const int64_t ok_at_swap = ok.load();
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  EXPECT_TRUE(
+      gen2_served.WaitForNotificationWithTimeout(std::chrono::minutes(2)));
   stop = true;
   for (std::thread& t : clients) t.join();
 

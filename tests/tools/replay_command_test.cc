@@ -1,7 +1,6 @@
 // `renju replay`: every game of ../shared/data/renju-games.jsonl, the JSON
 // Lines interface key by key, each record format through the binary, and
 // the errors for bad files and flags.
-#include <chrono>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -46,21 +45,11 @@ TEST(ReplayCommandTest, ReplaysEverySharedGameWithoutAnIllegalMove) {
   }
   ASSERT_EQ(inputs.size(), 20000u);
 
-  const auto start = std::chrono::steady_clock::now();
+  // How fast is a benchmark's question (BENCHMARKS.md, "replay"), not this
+  // test's.
   const testing::CommandResult result =
       RunRenju("replay --jsonl '" + path + "'");
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
   ASSERT_EQ(result.exit_code, 0);
-  // About a second in a Release build; the bound leaves room for loaded
-  // machines, and sanitizer builds (about 20-40 s here) get four times it.
-#ifdef RENJU_SANITIZED
-  constexpr double kBoundSeconds = 120.0;
-#else
-  constexpr double kBoundSeconds = 30.0;
-#endif
-  EXPECT_LT(seconds, kBoundSeconds);
   const std::vector<std::string> lines = Lines(result.out);
   ASSERT_EQ(lines.size(), inputs.size() + 1);
 

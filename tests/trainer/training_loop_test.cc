@@ -177,21 +177,20 @@ TEST_F(TrainingLoopTest, ThreadWaitsForGamesAndResumesOnNotify) {
   const int64_t positions = AddGames(2);
   auto loop = MakeLoop(Options("run"));
   loop->Start();
+  // A minute: only a failing test waits that long.
   auto wait_for = [&](auto done) {
-    const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (!done(loop->GetStatus()) &&
-           std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return done(loop->GetStatus());
+    return loop->AwaitStatus(done, absl::Seconds(60));
   };
   const int64_t first_steps = 2 * positions / 8;
   ASSERT_TRUE(wait_for([&](const TrainingLoopStatus& s) {
     return s.waiting_for_games && s.step == first_steps;
   }));
-  // It stays there while no games come.
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // Woken with no new games, it looks, waits again and takes no step.
+  const int64_t idle_rounds = loop->GetStatus().idle_rounds;
+  loop->NotifyNewGames();
+  ASSERT_TRUE(wait_for([&](const TrainingLoopStatus& s) {
+    return s.idle_rounds > idle_rounds;
+  }));
   EXPECT_EQ(loop->GetStatus().step, first_steps);
 
   AddGames(2);
