@@ -10,14 +10,40 @@
 #   tools/run_tests.sh --release [ctest args]
 # instead builds build/ (Release, as the main job uses it) and runs every
 # ctest test there: the quick check while developing.
+#
+#   tools/run_tests.sh --under-load [--release] [ctest args]
+# (or RENJU_TESTS_UNDER_LOAD=1) runs the same with one busy process per core
+# beside it at the lowest priority (nice 19), as on a shared machine: no test
+# may depend on having the cores to itself.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 start=$SECONDS
 
-if [[ "${1:-}" == --release ]]; then
+release=0
+under_load="${RENJU_TESTS_UNDER_LOAD:-0}"
+while (($#)); do
+  case "$1" in
+    --release) release=1 ;;
+    --under-load) under_load=1 ;;
+    *) break ;;
+  esac
   shift
+done
+
+if [[ "$under_load" == 1 ]]; then
+  load_pids=()
+  for ((i = 0; i < $(nproc); ++i)); do
+    nice -n 19 bash -c 'while :; do :; done' &
+    load_pids+=($!)
+  done
+  trap 'kill "${load_pids[@]}" 2>/dev/null || true' EXIT
+  echo "run_tests: under load: ${#load_pids[@]} busy processes at nice 19"
+fi
+
+if [[ "$release" == 1 ]]; then
   source "$ROOT/tools/setup.sh"
   (cd "$RENJU_BUILD" && ctest --output-on-failure -j "$(nproc)" "$@")
+  echo "run_tests: release tests passed in $((SECONDS - start)) s"
   exit 0
 fi
 
