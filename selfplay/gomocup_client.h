@@ -64,9 +64,11 @@ struct GomocupClientOptions {
   int64_t grace_ms = 1000;
   // Extra wait for a freshly launched engine, added to every limit until it
   // has answered its first move (START and ABOUT included): process start,
-  // loading weights, a sanitizer build, a busy machine. Gomocup managers
-  // allow seconds for this. A slow start is not charged to the match clock.
-  int64_t startup_ms = 10000;
+  // loading weights, CUDA, a sanitizer build, a busy machine (an ASan
+  // `renju gomocup` needs 2.5 s on a loaded 2-core machine). Gomocup
+  // managers allow seconds for this. A slow start is not charged to the
+  // match clock.
+  int64_t startup_ms = 30000;
   // Limit for answers that need no thinking (START, ABOUT).
   int64_t command_timeout_ms = 5000;
   // How long END may take before the engine is killed.

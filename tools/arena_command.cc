@@ -239,7 +239,7 @@ int Arena(const Argv& argv) {
               "arena.search.time_ms)");
   args.AddInt("engine-turn-ms", 0, 0, 3600000,
               "engine time per move (0: arena.search.time_ms, else 1000)");
-  args.AddInt("engine-startup-ms", 10000, 0, 3600000,
+  args.AddInt("engine-startup-ms", 30000, 0, 3600000,
               "extra time for a launched engine's first move (start-up)");
   args.AddBool("engine-stderr", "show the engines' stderr");
   args.AddInt("max-plies", 0, 1, 1000,
