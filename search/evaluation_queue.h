@@ -20,7 +20,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
-#include "search/notification.h"
+#include "base/notification.h"
 
 namespace renju {
 

@@ -10,11 +10,12 @@
 #include <thread>
 
 #include "absl/strings/str_format.h"
-#include "rules/logging.h"
-#include "selfplay/config.h"
-#include "selfplay/evaluator_stack.h"
+#include "base/logging.h"
+#include "config/config.h"
+#include "config/evaluator_config.h"
+#include "base/file_util.h"
 #include "selfplay/game_directory.h"
-#include "selfplay/remote_evaluator.h"
+#include "inference/remote_evaluator.h"
 #include "selfplay/selfplay_runner.h"
 #include "tools/command_util.h"
 #include "tools/progress.h"
@@ -92,7 +93,7 @@ int RunOffline(const pb::RunConfig& config, const Args& args) {
   EvaluatorText evaluator_text;
   if (args.GetString("evaluator").empty()) {
     absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack =
-        EvaluatorStack::Create(config, config.selfplay().evaluator(),
+        CreateEvaluatorStack(config, config.selfplay().evaluator(),
                                args.GetString("model"), config.seed());
     if (!stack.ok()) return Fail(stack.status());
     std::shared_ptr<EvaluatorStack> shared = std::move(*stack);

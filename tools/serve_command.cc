@@ -14,12 +14,12 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "rules/logging.h"
-#include "selfplay/config.h"
-#include "selfplay/file_util.h"
-#include "selfplay/rpc.h"
+#include "base/logging.h"
+#include "config/config.h"
+#include "base/file_util.h"
+#include "rpc/rpc.h"
 #include "tools/command_util.h"
-#include "tools/inference_service.h"
+#include "inference/inference_service.h"
 
 namespace renju::commands {
 namespace {

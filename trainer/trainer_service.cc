@@ -5,10 +5,10 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "rules/logging.h"
-#include "selfplay/game_directory.h"
-#include "selfplay/game_record.h"
-#include "selfplay/rpc.h"
+#include "base/logging.h"
+#include "base/file_util.h"
+#include "rpc/game_record.h"
+#include "rpc/rpc.h"
 
 namespace renju {
 
