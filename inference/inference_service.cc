@@ -237,6 +237,7 @@ InferenceService::InferenceService(const pb::RunConfig& config,
       trainer_(trainer),
       options_(options),
       model_(std::move(model)) {
+  if (!options_.token.empty()) tokens_[options_.token] = "client";
   const pb::EvaluatorConfig& evaluator = config_.server().evaluator();
   pool_ = std::make_unique<TaskPool>(
       std::min(256, evaluator.max_batch_size() * evaluator.server_threads()));
@@ -267,16 +268,9 @@ int InferenceService::MaxRequestBytes() const {
 
 grpc::Status InferenceService::CheckToken(
     const grpc::ServerContext& context) const {
-  if (options_.token.empty()) return grpc::Status::OK;
-  const auto& metadata = context.client_metadata();
-  auto it = metadata.find("authorization");
-  if (it == metadata.end() ||
-      std::string(it->second.data(), it->second.size()) !=
-          "Bearer " + options_.token) {
-    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
-                        "missing or wrong authorization (Bearer token)");
-  }
-  return grpc::Status::OK;
+  if (tokens_.empty()) return grpc::Status::OK;
+  std::string holder;
+  return CheckBearerToken(context, tokens_, &holder);
 }
 
 grpc::Status InferenceService::Suggest(grpc::ServerContext* context,

@@ -27,6 +27,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -115,11 +116,13 @@ class InferenceService final : public pb::Inference::Service {
   const pb::RunConfig config_;
   TrainerClient* const trainer_;
   const InferenceServiceOptions options_;
+  // {options_.token: "client"} for CheckBearerToken; empty without a token.
+  std::map<std::string, std::string> tokens_;
   std::unique_ptr<TaskPool> pool_;
   std::atomic<uint64_t> requests_{0};
 
   // std::mutex, which ThreadSanitizer sees, unlike Debian's uninstrumented
-  // absl::Mutex (search/notification.h).
+  // absl::Mutex (base/notification.h).
   mutable std::mutex mutex_;
   std::shared_ptr<const ServedModel> model_ ABSL_GUARDED_BY(mutex_);
 };

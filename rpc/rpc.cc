@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
 
@@ -48,6 +49,51 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeServerCredentials(
     ssl.pem_root_certs = *ca;
   }
   return grpc::SslServerCredentials(ssl);
+}
+
+grpc::Status CheckBearerToken(const grpc::ServerContext& context,
+                              const std::map<std::string, std::string>& tokens,
+                              std::string* holder) {
+  const auto& metadata = context.client_metadata();
+  auto it = metadata.find("authorization");
+  if (it == metadata.end()) {
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                        "missing authorization metadata (Bearer token)");
+  }
+  const std::string value(it->second.data(), it->second.size());
+  constexpr absl::string_view kBearer = "Bearer ";
+  auto token = tokens.end();
+  if (absl::StartsWith(value, kBearer)) {
+    token = tokens.find(value.substr(kBearer.size()));
+  }
+  if (token == tokens.end()) {
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                        "unknown or wrong Bearer token");
+  }
+  *holder = token->second;
+  return grpc::Status::OK;
+}
+
+absl::StatusOr<StartedServer> StartServer(
+    const ServerOptions& options, const std::vector<grpc::Service*>& services) {
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::ServerBuilder builder;
+  StartedServer started;
+  builder.AddListeningPort(options.listen, options.credentials, &started.port);
+  builder.SetMaxReceiveMessageSize(
+      static_cast<int>(options.max_receive_message_bytes));
+  for (grpc::Service* service : services) builder.RegisterService(service);
+  started.server = builder.BuildAndStart();
+  if (started.server == nullptr || started.port == 0) {
+    return absl::UnavailableError(
+        absl::StrCat(options.name, ": cannot listen on ", options.listen));
+  }
+  return started;
+}
+
+std::string BoundAddress(const std::string& listen, int port) {
+  const size_t colon = listen.rfind(':');
+  return absl::StrCat(listen.substr(0, colon), ":", port);
 }
 
 void PrepareContext(grpc::ClientContext& context, const std::string& token,
