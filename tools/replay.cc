@@ -1,24 +1,5 @@
-// `renju replay [--jsonl] [--rule R] FILE`: replays every game of a record
-// file through the rules and reports, per game, the moves, the result by the
-// rules, the recorded result, the first illegal move and the forbidden moves
-// that were played and forgiven (RULES.md §4, referee detail).
-//
-// FILE is a move list, .psq, .rif, SGF or the JSON Lines game format
-// (tools/game_jsonl.h), told apart by the extension, else by the content.
-//
-// --jsonl writes one object per game, keys in this order:
-//   game              1-based index of the game in the file (for every
-//                     format, so it never depends on optional ids)
-//   moves             the recorded moves as a list of strings ("h8", "pass")
-//   result            by the rules after the replay: black, white, draw,
-//                     ongoing (a game that ended by resignation, time or a
-//                     claim is "ongoing" on the board)
-//   recorded_result   black, white, draw, or null when the record says none
-//   illegal           null or {"ply":N,"move":"h8","reason":"occupied"}
-//   forbidden_played  [{"ply":N,"move":"j9","kind":"double-three"}, ...]
-// then {"summary":{...}} (see SummaryJson). Exit code 0 when the file was
-// read, whatever the games hold; 1 when it could not be read (the message
-// names the file and line); 2 for bad flags.
+#include "tools/replay.h"
+
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -33,11 +14,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "rules/record.h"
-#include "tools/command_util.h"
 #include "tools/game_jsonl.h"
 #include "tools/rif.h"
 
-namespace renju::commands {
+namespace renju {
 namespace {
 
 using OrderedJson = nlohmann::ordered_json;
@@ -228,69 +208,49 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
   return text.str();
 }
 
-}  // namespace
+// The rule a record is replayed under.
+Variant VariantOf(const GameRecord& record, std::optional<Variant> rule) {
+  return rule.value_or(record.variant.value_or(Variant::kRenju));
+}
 
-int Replay(const Argv& argv) {
-  Args args("replay",
-            "Replays each game of FILE (move list, .psq, .rif, SGF or JSON "
-            "Lines games) and reports its moves, the result by the rules, "
-            "the recorded result, the first illegal move (off the board, "
-            "occupied, after the end) and the forbidden moves played. The "
-            "summary's 'disagreements' counts games that ended on the board "
-            "(five, full board, two passes) with a different recorded "
-            "result; 'forbidden_last_move' counts, by recorded result, games "
-            "whose last move is a flagged forbidden move.");
-  args.AddBool("jsonl", "one JSON object per game, then {\"summary\":...}");
-  args.AddString("rule", "",
-                 "renju, standard or freestyle; overrides the record's rule "
-                 "(default: the record's, else renju)");
-  args.AllowPositional(1, "FILE");
-  if (int code = ParseOrExit(args, argv); code >= 0) return code;
-  std::optional<Variant> rule;
-  if (args.IsSet("rule")) {
-    absl::StatusOr<Variant> v = ParseVariant(args.GetString("rule"));
-    if (!v.ok()) {
-      std::cerr << "replay: --rule: " << v.status().message() << "\n";
-      return 2;
-    }
-    rule = *v;
-  }
-  if (args.positional().empty()) {
-    std::cerr << "replay: name a record file\n" << args.Usage();
-    return 2;
-  }
-  const std::string path = args.positional()[0];
+// Reads every record of `path`, checking each game's board size before any
+// output, so a bad file never gives a partial report.
+absl::StatusOr<std::vector<GameRecord>> ReadCheckedRecords(
+    const std::string& path, std::optional<Variant> rule) {
   absl::StatusOr<std::string> text = ReadFile(path);
-  if (!text.ok()) return Fail(text.status());
+  if (!text.ok()) return text.status();
   absl::StatusOr<std::vector<GameRecord>> records =
       ReadRecords(DetectFormat(path, *text), *text);
   if (!records.ok()) {
-    return Fail(absl::InvalidArgumentError(
-        absl::StrCat(path, ": ", records.status().message())));
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": ", records.status().message()));
   }
-
-  const auto variant_of = [&rule](const GameRecord& record) {
-    return rule.value_or(record.variant.value_or(Variant::kRenju));
-  };
-  // Checked before any output, so a bad file never gives a partial report.
   for (size_t i = 0; i < records->size(); ++i) {
     const GameRecord& record = (*records)[i];
-    if (absl::Status s = ValidateBoardSize(variant_of(record), record.size);
+    if (absl::Status s = ValidateBoardSize(VariantOf(record, rule), record.size);
         !s.ok()) {
-      return Fail(absl::InvalidArgumentError(
+      return absl::InvalidArgumentError(
           absl::StrCat(path, ": line ", record.line, ": game ", i + 1, ": ",
-                       s.message(), " (pass --rule)")));
+                       s.message(), " (pass --rule)"));
     }
   }
+  return records;
+}
 
+}  // namespace
+
+absl::Status ReplayFile(const std::string& path, std::optional<Variant> rule,
+                        bool jsonl) {
+  absl::StatusOr<std::vector<GameRecord>> records =
+      ReadCheckedRecords(path, rule);
+  if (!records.ok()) return records.status();
   std::ios::sync_with_stdio(false);
-  const bool jsonl = args.GetBool("jsonl");
   Summary summary;
   for (size_t i = 0; i < records->size(); ++i) {
     const GameRecord& record = (*records)[i];
     absl::StatusOr<ReplayedGame> replay =
-        ReplayRecord(record, variant_of(record));
-    if (!replay.ok()) return Fail(replay.status());  // checked above
+        ReplayRecord(record, VariantOf(record, rule));
+    if (!replay.ok()) return replay.status();  // checked above
     summary.Add(record, *replay);
     if (jsonl) {
       std::cout << GameJson(i + 1, record, *replay).dump() << '\n';
@@ -302,7 +262,7 @@ int Replay(const Argv& argv) {
   std::cout << (jsonl ? totals.dump() : "summary: " + totals["summary"].dump())
             << '\n';
   std::cout.flush();
-  return 0;
+  return absl::OkStatus();
 }
 
-}  // namespace renju::commands
+}  // namespace renju

@@ -1,0 +1,67 @@
+// `renju replay [--jsonl] [--rule R] FILE`: replays every game of a record
+// file through the rules and reports, per game, the moves, the result by the
+// rules, the recorded result, the first illegal move and the forbidden moves
+// that were played and forgiven (RULES.md §4, referee detail).
+//
+// FILE is a move list, .psq, .rif, SGF or the JSON Lines game format
+// (tools/game_jsonl.h), told apart by the extension, else by the content.
+//
+// --jsonl writes one object per game, keys in this order:
+//   game              1-based index of the game in the file (for every
+//                     format, so it never depends on optional ids)
+//   moves             the recorded moves as a list of strings ("h8", "pass")
+//   result            by the rules after the replay: black, white, draw,
+//                     ongoing (a game that ended by resignation, time or a
+//                     claim is "ongoing" on the board)
+//   recorded_result   black, white, draw, or null when the record says none
+//   illegal           null or {"ply":N,"move":"h8","reason":"occupied"}
+//   forbidden_played  [{"ply":N,"move":"j9","kind":"double-three"}, ...]
+// then {"summary":{...}} (see SummaryJson). Exit code 0 when the file was
+// read, whatever the games hold; 1 when it could not be read (the message
+// names the file and line); 2 for bad flags.
+#include <iostream>
+#include <optional>
+
+#include "rules/types.h"
+#include "tools/command_util.h"
+#include "tools/replay.h"
+
+namespace renju::commands {
+
+int Replay(const Argv& argv) {
+  Args args("replay",
+            "Replays each game of FILE (move list, .psq, .rif, SGF or JSON "
+            "Lines games) and reports its moves, the result by the rules, "
+            "the recorded result, the first illegal move (off the board, "
+            "occupied, after the end) and the forbidden moves played. The "
+            "summary's 'disagreements' counts games that ended on the board "
+            "(five, full board, two passes) with a different recorded "
+            "result; 'forbidden_last_move' counts, by recorded result, games "
+            "whose last move is a flagged forbidden move.");
+  args.AddBool("jsonl", "one JSON object per game, then {\"summary\":...}");
+  args.AddString("rule", "",
+                 "renju, standard or freestyle; overrides the record's rule "
+                 "(default: the record's, else renju)");
+  args.AllowPositional(1, "FILE");
+  if (int code = ParseOrExit(args, argv); code >= 0) return code;
+  std::optional<Variant> rule;
+  if (args.IsSet("rule")) {
+    absl::StatusOr<Variant> v = ParseVariant(args.GetString("rule"));
+    if (!v.ok()) {
+      std::cerr << "replay: --rule: " << v.status().message() << "\n";
+      return 2;
+    }
+    rule = *v;
+  }
+  if (args.positional().empty()) {
+    std::cerr << "replay: name a record file\n" << args.Usage();
+    return 2;
+  }
+  if (absl::Status s = ReplayFile(args.positional()[0], rule, args.GetBool("jsonl"));
+      !s.ok()) {
+    return Fail(s);
+  }
+  return 0;
+}
+
+}  // namespace renju::commands
