@@ -44,6 +44,15 @@ class Checker {
           absl::StrCat(path, " = ", value, " is outside ", lo, "..", hi));
     }
   }
+  // (0, hi]: for values the search divides by or scales with.
+  template <typename T>
+  void RangeAboveZero(const std::string& path, T value, T hi) {
+    if (!status_.ok()) return;
+    if (std::isnan(static_cast<double>(value)) || value <= 0 || value > hi) {
+      status_ = absl::InvalidArgumentError(absl::StrCat(
+          path, " = ", value, " is outside 0..", hi, " (0 excluded)"));
+    }
+  }
   void Require(bool ok, const std::string& path, absl::string_view why) {
     if (status_.ok() && !ok) {
       status_ = absl::InvalidArgumentError(absl::StrCat(path, ": ", why));
@@ -78,7 +87,7 @@ void CheckSearch(Checker& c, const std::string& p, const pb::SearchConfig& s) {
             "visits and time_ms are both 0: no budget");
   c.Range(p + ".threads", s.threads(), 1, 256);
   c.Range(p + ".virtual_loss", s.virtual_loss(), 0.0f, 100.0f);
-  c.Range(p + ".c_puct", s.c_puct(), 0.0f, 100.0f);
+  c.RangeAboveZero(p + ".c_puct", s.c_puct(), 100.0f);
   c.Range(p + ".c_puct_log", s.c_puct_log(), 0.0f, 100.0f);
   c.Range(p + ".c_puct_base", s.c_puct_base(), 1.0f, 1e9f);
   c.Range(p + ".fpu_reduction", s.fpu_reduction(), 0.0f, 2.0f);
@@ -92,7 +101,7 @@ void CheckSearch(Checker& c, const std::string& p, const pb::SearchConfig& s) {
   c.Range<int64_t>(p + ".vcf_max_nodes_root", s.vcf_max_nodes_root(), 1,
                    1000000000);
   c.Range<int64_t>(p + ".vcf_max_nodes", s.vcf_max_nodes(), 1, 1000000000);
-  c.Range(p + ".vcf_max_depth", s.vcf_max_depth(), 1, 225);
+  c.Range(p + ".vcf_max_depth", s.vcf_max_depth(), 1, kMaxVcfDepth);
   c.Range(p + ".full_search_probability", s.full_search_probability(), 0.0f,
           1.0f);
   if (s.playout_cap_randomisation()) {
