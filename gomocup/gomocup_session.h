@@ -1,6 +1,6 @@
 // Internals of GomocupProtocol (gomocup_protocol.h): the input queue that the
 // reader thread fills, and the session that handles the commands. Only
-// tools/gomocup_protocol.cc and tools/gomocup_session.cc use this header.
+// gomocup/gomocup_protocol.cc and gomocup/gomocup_session.cc use this header.
 #ifndef RENJU_GOMOCUP_GOMOCUP_SESSION_H_
 #define RENJU_GOMOCUP_GOMOCUP_SESSION_H_
 

@@ -17,7 +17,7 @@ namespace renju {
 namespace {
 
 // Gives the memory glibc holds free back to the system. The network's
-// KeepActivationsInHeap (inference/torch_util.cc) raises M_TRIM_THRESHOLD,
+// KeepActivationsInHeap (nn/torch_util.cc) raises M_TRIM_THRESHOLD,
 // so glibc never does this by itself: a replaced model's weights and its
 // evaluation cache (tens of MiB of small blocks spread over the per-thread
 // arenas) stayed resident, and the server's RSS climbed with every swap

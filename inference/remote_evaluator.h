@@ -111,7 +111,7 @@ class RemoteEvaluator : public Evaluator {
   std::atomic<int64_t> generation_{0};
 
   // A standard mutex, not Abseil's, so that ThreadSanitizer sees it
-  // (search/notification.h).
+  // (base/notification.h).
   mutable std::mutex mutex_;
   RemoteEvaluatorStats stats_ ABSL_GUARDED_BY(mutex_);
 
