@@ -20,6 +20,7 @@
 #include "nn/checkpoint.h"
 #include "nn/model.h"
 #include "proto/trainer.grpc.pb.h"
+#include "rpc/rpc.h"
 #include "rpc/sha256.h"
 
 namespace renju {
