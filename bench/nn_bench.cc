@@ -31,11 +31,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
-#include "inference/batched_evaluator.h"
-#include "inference/encoding.h"
-#include "inference/model.h"
-#include "inference/symmetry_evaluator.h"
-#include "rules/logging.h"
+#include "nn/batched_evaluator.h"
+#include "nn/encoding.h"
+#include "nn/model.h"
+#include "nn/symmetry_evaluator.h"
+#include "base/logging.h"
 
 namespace renju {
 namespace {

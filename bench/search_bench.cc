@@ -28,8 +28,8 @@
 
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "inference/batched_evaluator.h"
-#include "inference/model.h"
+#include "nn/batched_evaluator.h"
+#include "nn/model.h"
 #include "rules/game.h"
 #include "search/fake_evaluators.h"
 #include "search/search.h"

@@ -20,12 +20,12 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
-#include "search/random.h"
-#include "selfplay/config.h"
-#include "selfplay/game_record.h"
+#include "base/random.h"
+#include "config/config.h"
+#include "rpc/game_record.h"
 #include "tools/load_test.h"
 #include "tools/args.h"
-#include "tools/inference_service.h"
+#include "inference/inference_service.h"
 
 namespace renju {
 namespace {

@@ -27,10 +27,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "inference/model.h"
-#include "inference/network.h"
-#include "rules/logging.h"
-#include "selfplay/game_record.h"
+#include "nn/model.h"
+#include "nn/network.h"
+#include "base/logging.h"
+#include "rpc/game_record.h"
 #include "tests/trainer/synthetic_games.h"
 #include "trainer/game_store.h"
 #include "trainer/network_trainer.h"

@@ -1,7 +1,7 @@
 #include "rules/board.h"
 
 #include "rules/line_table.h"
-#include "rules/logging.h"
+#include "base/logging.h"
 
 namespace renju {
 namespace {

@@ -1,6 +1,6 @@
 #include "rules/forbidden.h"
 
-#include "rules/logging.h"
+#include "base/logging.h"
 
 namespace renju {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "rules/logging.h"
+#include "base/logging.h"
 
 namespace renju {
 namespace {

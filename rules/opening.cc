@@ -9,7 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "rules/logging.h"
+#include "base/logging.h"
 #include "rules/symmetry.h"
 
 namespace renju {

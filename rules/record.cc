@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "rules/logging.h"
+#include "base/logging.h"
 
 namespace renju {
 namespace {

@@ -20,7 +20,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
-#include "search/notification.h"
+#include "base/notification.h"
 
 namespace renju {
 
@@ -71,7 +71,7 @@ class EvaluationQueue {
   const std::string closed_message_;
 
   // Standard primitives, not Abseil's: ThreadSanitizer cannot see inside
-  // Debian's uninstrumented Abseil (search/notification.h).
+  // Debian's uninstrumented Abseil (base/notification.h).
   mutable std::mutex mutex_;
   std::condition_variable work_cv_;
   std::deque<PendingEvaluation*> queue_ ABSL_GUARDED_BY(mutex_);

@@ -3,9 +3,9 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
-#include "rules/logging.h"
+#include "base/logging.h"
 #include "search/legal_moves.h"
-#include "search/random.h"
+#include "base/random.h"
 
 namespace renju {
 namespace {

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "rules/logging.h"
+#include "base/logging.h"
 #include "search/legal_moves.h"
 #include "search/search_internal.h"
 

@@ -37,7 +37,7 @@
 #include "rules/game.h"
 #include "search/evaluator.h"
 #include "search/node.h"
-#include "search/random.h"
+#include "base/random.h"
 #include "search/search_params.h"
 #include "search/search_result.h"
 #include "search/stoppers.h"

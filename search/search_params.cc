@@ -25,9 +25,7 @@ absl::Status SearchParams::Validate() const {
         "SearchParams.max_visits and max_time_ms are both 0: expected at "
         "least one limit");
   }
-  if (num_threads < 1 || num_threads > 1024) {
-    return Bad("num_threads", num_threads, "1..1024");
-  }
+  if (num_threads < 1) return Bad("num_threads", num_threads, ">= 1");
   if (!Finite(virtual_loss) || virtual_loss < 0) {
     return Bad("virtual_loss", virtual_loss, ">= 0");
   }
@@ -38,12 +36,11 @@ absl::Status SearchParams::Validate() const {
   if (!Finite(c_puct_base) || c_puct_base <= 0) {
     return Bad("c_puct_base", c_puct_base, "> 0");
   }
-  if (!Finite(fpu_reduction) || fpu_reduction < 0 || fpu_reduction > 2) {
-    return Bad("fpu_reduction", fpu_reduction, "0..2");
+  if (!Finite(fpu_reduction) || fpu_reduction < 0) {
+    return Bad("fpu_reduction", fpu_reduction, ">= 0");
   }
-  if (!Finite(root_fpu_reduction) || root_fpu_reduction < 0 ||
-      root_fpu_reduction > 2) {
-    return Bad("root_fpu_reduction", root_fpu_reduction, "0..2");
+  if (!Finite(root_fpu_reduction) || root_fpu_reduction < 0) {
+    return Bad("root_fpu_reduction", root_fpu_reduction, ">= 0");
   }
   if (!Finite(dirichlet_alpha_total) || dirichlet_alpha_total <= 0) {
     return Bad("dirichlet_alpha_total", dirichlet_alpha_total, "> 0");
@@ -65,8 +62,8 @@ absl::Status SearchParams::Validate() const {
     return Bad("vcf_max_nodes_root", vcf_max_nodes_root, ">= 1");
   }
   if (vcf_max_nodes < 1) return Bad("vcf_max_nodes", vcf_max_nodes, ">= 1");
-  if (vcf_max_depth < 1 || vcf_max_depth > 112) {
-    return Bad("vcf_max_depth", vcf_max_depth, "1..112");
+  if (vcf_max_depth < 1 || vcf_max_depth > kMaxVcfDepth) {
+    return Bad("vcf_max_depth", vcf_max_depth, absl::StrCat("1..", kMaxVcfDepth));
   }
   if (!Finite(full_search_probability) || full_search_probability < 0 ||
       full_search_probability > 1) {
@@ -83,9 +80,8 @@ absl::Status SearchParams::Validate() const {
                  absl::StrCat("1..max_visits (", max_visits, ")"));
     }
   }
-  if (!Finite(forced_playouts_k) || forced_playouts_k < 0 ||
-      forced_playouts_k > 100) {
-    return Bad("forced_playouts_k", forced_playouts_k, "0..100");
+  if (!Finite(forced_playouts_k) || forced_playouts_k < 0) {
+    return Bad("forced_playouts_k", forced_playouts_k, ">= 0");
   }
   return absl::OkStatus();
 }

@@ -11,6 +11,13 @@
 
 namespace renju {
 
+// The deepest VCF a search may be asked for, in attacker moves (the bound
+// Validate() always had); config/ takes its vcf_max_depth range from here.
+inline constexpr int kMaxVcfDepth = 112;
+
+// Validate() checks invariants only (limits >= 0, weights and probabilities
+// in 0..1, at least one budget); the ranges a config may ask for are
+// config/config.cc's, defined once there.
 struct SearchParams {
   // --- Budget ---------------------------------------------------------------
   // Stop once the root's children hold this many visits (reused visits

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
-#include "rules/logging.h"
+#include "base/logging.h"
 #include "search/legal_moves.h"
 #include "search/puct.h"
 #include "search/search.h"

@@ -9,7 +9,7 @@
 
 #include "rules/types.h"
 #include "search/node.h"
-#include "search/random.h"
+#include "base/random.h"
 #include "search/search_params.h"
 #include "search/tactics.h"
 

@@ -1,7 +1,7 @@
 #include "search/vcf.h"
 
 #include "rules/forbidden.h"
-#include "rules/logging.h"
+#include "base/logging.h"
 
 namespace renju {
 

@@ -7,19 +7,11 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "selfplay/file_util.h"
+#include "base/file_util.h"
 
 namespace renju {
 
 namespace fs = std::filesystem;
-
-bool IsSafeName(const std::string& name) {
-  if (name.empty() || name.size() > 200 || name[0] == '.') return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
-  });
-}
 
 absl::StatusOr<GameDirectory> GameDirectory::Open(const std::string& path) {
   std::error_code error;

@@ -34,9 +34,6 @@ class GameDirectory {
   std::string path_;
 };
 
-// Uids and worker ids become file names: letters, digits, '-', '_', '.'.
-bool IsSafeName(const std::string& name);
-
 }  // namespace renju
 
 #endif  // RENJU_SELFPLAY_GAME_DIRECTORY_H_

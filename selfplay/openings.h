@@ -12,7 +12,7 @@
 #include "proto/config.pb.h"
 #include "rules/types.h"
 #include "search/evaluator.h"
-#include "search/random.h"
+#include "base/random.h"
 
 namespace renju {
 

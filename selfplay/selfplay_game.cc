@@ -4,8 +4,8 @@
 
 #include "search/search.h"
 #include "search/stoppers.h"
-#include "selfplay/config.h"
-#include "selfplay/game_record.h"
+#include "config/config.h"
+#include "rpc/game_record.h"
 #include "selfplay/openings.h"
 
 namespace renju {

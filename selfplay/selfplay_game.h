@@ -13,7 +13,7 @@
 #include "proto/config.pb.h"
 #include "proto/game.pb.h"
 #include "search/evaluator.h"
-#include "search/random.h"
+#include "base/random.h"
 #include "search/search_params.h"
 
 namespace renju {

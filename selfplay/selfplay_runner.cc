@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "rules/logging.h"
+#include "base/logging.h"
 
 namespace renju {
 

@@ -16,7 +16,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "proto/game.pb.h"
-#include "selfplay/evaluator_stack.h"
+#include "nn/evaluator_stack.h"
 #include "selfplay/selfplay_game.h"
 
 namespace renju {

@@ -10,11 +10,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
-#include "rules/logging.h"
-#include "selfplay/evaluator_stack.h"
+#include "base/logging.h"
+#include "config/evaluator_config.h"
 #include "selfplay/game_directory.h"
 #include "selfplay/selfplay_runner.h"
-#include "selfplay/trainer_client.h"
+#include "rpc/trainer_client.h"
 
 namespace renju {
 namespace {
@@ -83,7 +83,7 @@ absl::StatusOr<std::shared_ptr<EvaluatorStack>> Worker::FetchAndLoad(
       client_->FetchModel(info.generation(), path);
   if (!fetched.ok()) return fetched.status();
   absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack =
-      EvaluatorStack::Create(config_, config_.selfplay().evaluator(), path,
+      CreateEvaluatorStack(config_, config_.selfplay().evaluator(), path,
                              options_.seed + info.generation());
   if (!stack.ok()) return stack.status();
   return std::shared_ptr<EvaluatorStack>(std::move(*stack));

@@ -15,7 +15,7 @@
 
 #include "absl/status/status.h"
 #include "proto/config.pb.h"
-#include "selfplay/rpc.h"
+#include "rpc/rpc.h"
 #include "selfplay/selfplay_runner.h"
 
 namespace renju {

@@ -16,9 +16,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "selfplay/arena.h"
-#include "selfplay/config.h"
-#include "selfplay/file_util.h"
+#include "arena/arena.h"
+#include "config/config.h"
+#include "config/evaluator_config.h"
+#include "base/file_util.h"
 #include "tools/command_util.h"
 #include "tools/progress.h"
 
@@ -54,7 +55,7 @@ class PlayerFactory {
     std::shared_ptr<EvaluatorStack>& stack = stacks_[path];
     if (stack == nullptr) {
       absl::StatusOr<std::unique_ptr<EvaluatorStack>> created =
-          EvaluatorStack::Create(config_, config_.selfplay().evaluator(), path,
+          CreateEvaluatorStack(config_, config_.selfplay().evaluator(), path,
                                  static_cast<uint64_t>(args_.GetInt("seed")));
       if (!created.ok()) {
         return absl::Status(

@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/match.h"
-#include "rules/logging.h"
+#include "base/logging.h"
 
 namespace renju {
 

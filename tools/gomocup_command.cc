@@ -11,10 +11,10 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "selfplay/config.h"
+#include "config/config.h"
 #include "tools/command_util.h"
-#include "tools/gomocup_protocol.h"
-#include "tools/search_brain.h"
+#include "gomocup/gomocup_protocol.h"
+#include "gomocup/search_brain.h"
 
 namespace renju::commands {
 namespace {

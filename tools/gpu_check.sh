@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The GPU checks, for a host with PyTorch's CUDA LibTorch and no Debian
-# packages (the device machine): builds rules/, search/, inference/, their
+# packages (the device machine): builds base/, rules/, search/, nn/, their
 # tests and nn_bench (RENJU_NN_ONLY) against that LibTorch and DEPS (made by
-# tools/gpu_deps.sh on a Debian 12 machine), runs the inference tests (the
-# CUDA ones included: tests/inference/cuda_test.cc) and the GPU benchmarks
+# tools/gpu_deps.sh on a Debian 12 machine), runs the network tests (the
+# CUDA ones included: tests/nn/cuda_test.cc) and the GPU benchmarks
 # (nn_bench --benchmark_filter=Cuda). Logs and benchmark JSON go to OUT.
 # Usage: tools/gpu_check.sh DEPS OUT   (RENJU_GPU_BENCH=0: tests only)
 set -uo pipefail
@@ -41,8 +41,8 @@ if ! "${configure[@]}" >"$out/configure.log" 2>&1; then
   fi
 fi
 log "build"
-if ! cmake --build "$build" -j "$(nproc)" --target inference_test \
-    inference_core_test nn_bench >"$out/build.log" 2>&1; then
+if ! cmake --build "$build" -j "$(nproc)" --target nn_test \
+    nn_core_test nn_bench >"$out/build.log" 2>&1; then
   grep -m 30 -A 8 "error" "$out/build.log"
   exit 1
 fi
@@ -50,8 +50,8 @@ log "tests"
 # Abseil's libraries link each other: the loader needs their folder too.
 export LD_LIBRARY_PATH="$deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 status=0
-for t in inference_core_test inference_test; do
-  "$build/tests/inference/$t" --gtest_brief=1 2>&1 | tee "$out/$t.log" | tail -30
+for t in nn_core_test nn_test; do
+  "$build/tests/nn/$t" --gtest_brief=1 2>&1 | tee "$out/$t.log" | tail -30
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 done
 if [ "${RENJU_GPU_BENCH:-1}" = 0 ]; then

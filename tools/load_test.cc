@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "rules/game.h"
-#include "selfplay/game_record.h"
+#include "rpc/game_record.h"
 
 namespace renju {
 

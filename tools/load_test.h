@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "proto/game.pb.h"
-#include "search/random.h"
+#include "base/random.h"
 
 namespace renju {
 

@@ -2,9 +2,10 @@
 # The sanitizer builds CI runs (tools/run_tests.sh), with clang:
 #   asan  every ctest test in an AddressSanitizer + UndefinedBehaviorSanitizer
 #         (+ LeakSanitizer) build of the whole tree, build-asan/
-#   tsan  a ThreadSanitizer build of the `renju` binary and the evaluator,
-#         search and server tests (search_test, inference_test, serve_test,
-#         which starts `renju serve` processes), build-tsan/
+#   tsan  a ThreadSanitizer build of the `renju` binary and the search,
+#         evaluator and server tests (search_test, nn_test, inference_test
+#         (the server in-process), serve_test, which starts `renju serve`
+#         processes), build-tsan/
 #
 #   tools/run_sanitizer_tests.sh              # both
 #   tools/run_sanitizer_tests.sh tsan         # one of them
@@ -56,6 +57,7 @@ if [[ "$stage" == all || "$stage" == asan ]]; then
   build_and_test "$ROOT/build-asan" address,undefined ""
 fi
 if [[ "$stage" == all || "$stage" == tsan ]]; then
-  build_and_test "$ROOT/build-tsan" thread "^(search_test|inference_test|serve_test)$" \
-    renju search_test inference_test serve_test
+  build_and_test "$ROOT/build-tsan" thread \
+    "^(search_test|nn_test|inference_test|serve_test)$" \
+    renju search_test nn_test inference_test serve_test
 fi

@@ -1,6 +1,6 @@
 // `renju selfplay`: plays self-play games with many games in flight sharing
 // one batched evaluator. Offline (--out DIR) it keeps every game in DIR;
-// with --trainer HOST:PORT it uploads them (worker_loop.h).
+// with --trainer HOST:PORT it uploads them (selfplay/worker.h).
 //
 // `renju selfplay-stats DIR`: summarises a directory of games.
 #include <atomic>
@@ -10,12 +10,14 @@
 #include <thread>
 
 #include "absl/strings/str_format.h"
-#include "rules/logging.h"
-#include "selfplay/config.h"
-#include "selfplay/evaluator_stack.h"
+#include "base/logging.h"
+#include "config/config.h"
+#include "config/evaluator_config.h"
+#include "base/file_util.h"
 #include "selfplay/game_directory.h"
-#include "selfplay/remote_evaluator.h"
+#include "inference/remote_evaluator.h"
 #include "selfplay/selfplay_runner.h"
+#include "selfplay/selfplay_stats.h"
 #include "tools/command_util.h"
 #include "tools/progress.h"
 #include "selfplay/worker.h"
@@ -92,7 +94,7 @@ int RunOffline(const pb::RunConfig& config, const Args& args) {
   EvaluatorText evaluator_text;
   if (args.GetString("evaluator").empty()) {
     absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack =
-        EvaluatorStack::Create(config, config.selfplay().evaluator(),
+        CreateEvaluatorStack(config, config.selfplay().evaluator(),
                                args.GetString("model"), config.seed());
     if (!stack.ok()) return Fail(stack.status());
     std::shared_ptr<EvaluatorStack> shared = std::move(*stack);
@@ -202,61 +204,9 @@ int SelfplayStats(const Argv& argv) {
     std::fprintf(stderr, "selfplay-stats: give one directory\n");
     return 2;
   }
-  absl::StatusOr<GameDirectory> dir = GameDirectory::Open(args.positional()[0]);
-  if (!dir.ok()) return Fail(dir.status());
-  absl::StatusOr<std::vector<std::string>> uids = dir->ListUids();
-  if (!uids.ok()) return Fail(uids.status());
-  SelfplayTally tally;
-  std::map<std::string, int64_t> openings;
-  std::map<int64_t, int64_t> generations;
-  int64_t unreadable = 0, full_searches = 0, min_plies = INT64_MAX, max_plies = 0;
-  for (const std::string& uid : *uids) {
-    absl::StatusOr<pb::GameRecord> game = dir->Read(uid);
-    if (!game.ok()) {
-      ++unreadable;
-      std::fprintf(stderr, "%s\n", std::string(game.status().message()).c_str());
-      continue;
-    }
-    tally.Add(*game);
-    const std::string family = game->opening().substr(0, game->opening().find(':'));
-    ++openings[family];
-    ++generations[game->model_generation()];
-    for (const pb::GamePly& p : game->plies()) {
-      full_searches += p.has_target() && p.target().full_search();
-    }
-    min_plies = std::min<int64_t>(min_plies, game->plies_size());
-    max_plies = std::max<int64_t>(max_plies, game->plies_size());
-  }
-  std::printf("games: %lld (unreadable %lld)\n",
-              static_cast<long long>(tally.games),
-              static_cast<long long>(unreadable));
-  if (tally.games == 0) return unreadable ? 1 : 0;
-  std::printf("results: black %lld, white %lld, draw %lld (resigned %lld)\n",
-              static_cast<long long>(tally.black_wins),
-              static_cast<long long>(tally.white_wins),
-              static_cast<long long>(tally.draws),
-              static_cast<long long>(tally.resignations));
-  std::printf("plies: %lld, mean %.1f, min %lld, max %lld\n",
-              static_cast<long long>(tally.plies),
-              static_cast<double>(tally.plies) / tally.games,
-              static_cast<long long>(min_plies), static_cast<long long>(max_plies));
-  std::printf("training positions: %lld (full searches %lld)\n",
-              static_cast<long long>(tally.searched_plies),
-              static_cast<long long>(full_searches));
-  std::printf("no-resign games that would have resigned: %lld, of which the "
-              "side did not lose: %lld\n",
-              static_cast<long long>(tally.would_resign_games),
-              static_cast<long long>(tally.false_resignations));
-  std::printf("openings:");
-  for (const auto& [name, n] : openings) {
-    std::printf(" %s %lld", name.c_str(), static_cast<long long>(n));
-  }
-  std::printf("\nmodel generations:");
-  for (const auto& [gen, n] : generations) {
-    std::printf(" %lld:%lld", static_cast<long long>(gen), static_cast<long long>(n));
-  }
-  std::printf("\n");
-  return unreadable ? 1 : 0;
+  absl::StatusOr<int64_t> unreadable = PrintSelfplayStats(args.positional()[0]);
+  if (!unreadable.ok()) return Fail(unreadable.status());
+  return *unreadable ? 1 : 0;
 }
 
 }  // namespace renju::commands

@@ -1,132 +1,29 @@
-// `renju serve`: the inference server (tools/inference_service.h) on a gRPC
-// port, with the standard health service. It serves a checkpoint (--model)
-// or the trainer's best model (--trainer), switching to each new best as the
-// trainer registers it. Prints "listening on HOST:PORT" once it serves, so
-// a launcher or test can ask for port 0 and read the port back.
-#include <grpcpp/grpcpp.h>
-#include <malloc.h>
-
-#include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <csignal>
-#include <cstdio>
-#include <thread>
-
+// `renju serve`: the inference server (inference/inference_server.h) on a
+// gRPC port, with the standard health service. It serves a checkpoint
+// (--model) or the trainer's best model (--trainer), switching to each new
+// best as the trainer registers it. Prints "listening on HOST:PORT" once it
+// serves, so a launcher or test can ask for port 0 and read the port back.
 #include "absl/strings/str_cat.h"
-#include "rules/logging.h"
-#include "selfplay/config.h"
-#include "selfplay/file_util.h"
-#include "selfplay/rpc.h"
+#include "config/config.h"
+#include "inference/inference_server.h"
 #include "tools/command_util.h"
-#include "tools/inference_service.h"
 
 namespace renju::commands {
 namespace {
 
-std::atomic<bool> interrupted{false};
-
-void OnSignal(int) { interrupted = true; }
-
-// Sleeps up to `ms`; false once interrupted.
-bool SleepUnlessInterrupted(int64_t ms) {
-  const auto end =
-      std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-  while (std::chrono::steady_clock::now() < end) {
-    if (interrupted) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return !interrupted;
-}
-
-// Caps glibc's malloc arenas at one per core (its default is eight per
-// core). Every gRPC handler thread gets an arena of its own, and what one
-// swap's requests freed in one arena was not reused by the next swap's
-// threads in another: under 32 clients and a hot swap a minute the
-// server's RSS climbed 5-10 MiB a minute with malloc's in-use bytes flat
-// (tools/soak_test.sh). Must run before the server starts its threads.
-void CapMallocArenas() {
-#ifdef __GLIBC__
-  const int cores = static_cast<int>(std::thread::hardware_concurrency());
-  mallopt(M_ARENA_MAX, std::max(2, cores));
-#endif
-}
-
-// The trainer's current best model, waiting (with backoff) while the trainer
-// is not up yet or has no model.
-absl::StatusOr<std::shared_ptr<const ServedModel>> FirstTrainerModel(
-    const pb::RunConfig& config, TrainerClient& trainer,
-    const std::string& model_dir) {
-  int64_t backoff_ms = 200;
-  for (;;) {
-    absl::StatusOr<pb::ModelInfo> info = trainer.GetCurrentModel();
-    if (info.ok()) return FetchServedModel(config, trainer, *info, model_dir);
-    RENJU_LOG(INFO) << "waiting for the trainer: " << info.status().message();
-    if (!SleepUnlessInterrupted(backoff_ms)) {
-      return absl::CancelledError("stopped before the trainer had a model");
-    }
-    backoff_ms = std::min<int64_t>(2 * backoff_ms, 5000);
-  }
-}
-
-// "127.0.0.1:0" with the bound port 5123 -> "127.0.0.1:5123".
-std::string BoundAddress(const std::string& listen, int port) {
-  const size_t colon = listen.rfind(':');
-  return absl::StrCat(listen.substr(0, colon), ":", port);
-}
-
-int RunServer(const pb::RunConfig& config, const Args& args,
-              std::shared_ptr<const ServedModel> model,
-              std::unique_ptr<TrainerClient> trainer) {
-  InferenceServiceOptions options;
+InferenceServerOptions ServerOptionsOf(const Args& args) {
+  InferenceServerOptions options;
+  options.model = args.GetString("model");
+  options.trainer = {args.GetString("trainer"), args.GetString("tls-root-cert"),
+                     "", args.GetString("trainer-token")};
+  options.model_dir = args.GetString("model-dir");
+  options.listen = args.GetString("listen");
+  options.address_file = args.GetString("address-file");
+  options.tls = {args.GetString("tls-cert"), args.GetString("tls-key"),
+                 args.GetString("tls-client-ca")};
   options.token = args.GetString("token");
   options.seed = static_cast<uint64_t>(args.GetInt("seed"));
-  InferenceService service(config, std::move(model), trainer.get(), options);
-  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
-      MakeServerCredentials({args.GetString("tls-cert"),
-                             args.GetString("tls-key"),
-                             args.GetString("tls-client-ca")});
-  if (!credentials.ok()) return Fail(credentials.status());
-
-  grpc::EnableDefaultHealthCheckService(true);
-  grpc::ServerBuilder builder;
-  int port = 0;
-  const std::string listen = args.GetString("listen");
-  builder.AddListeningPort(listen, *credentials, &port);
-  builder.SetMaxReceiveMessageSize(service.MaxRequestBytes());
-  builder.RegisterService(&service);
-  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  if (server == nullptr || port == 0) {
-    return Fail(absl::UnavailableError(
-        absl::StrCat("serve: cannot listen on ", listen)));
-  }
-  server->GetHealthCheckService()->SetServingStatus(true);
-  std::unique_ptr<ModelUpdater> updater;
-  if (trainer) {
-    updater = std::make_unique<ModelUpdater>(config, *trainer, service,
-                                             args.GetString("model-dir"));
-    updater->Start();
-  }
-  std::printf("listening on %s\n", BoundAddress(listen, port).c_str());
-  std::fflush(stdout);
-  if (const std::string file = args.GetString("address-file"); !file.empty()) {
-    if (absl::Status s = WriteFileAtomically(
-            file, absl::StrCat(BoundAddress(listen, port), "\n"));
-        !s.ok()) {
-      return Fail(s);
-    }
-  }
-  RENJU_LOG(INFO) << "serving generation " << service.model()->info.generation()
-                  << " on " << BoundAddress(listen, port) << " with "
-                  << config.server().ShortDebugString();
-
-  while (SleepUnlessInterrupted(1000)) {
-  }
-  RENJU_LOG(INFO) << "shutting down";
-  server->GetHealthCheckService()->SetServingStatus(false);
-  if (updater) updater->Stop();
-  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
-  return 0;
+  return options;
 }
 
 }  // namespace
@@ -165,27 +62,10 @@ int Serve(const Argv& argv) {
   absl::StatusOr<pb::RunConfig> config =
       LoadRunConfig(args.GetString("config"));
   if (!config.ok()) return Fail(config.status());
-  std::signal(SIGINT, OnSignal);
-  std::signal(SIGTERM, OnSignal);
-  CapMallocArenas();
-
-  std::unique_ptr<TrainerClient> trainer;
-  absl::StatusOr<std::shared_ptr<const ServedModel>> model;
-  if (has_trainer) {
-    absl::StatusOr<std::unique_ptr<TrainerClient>> client =
-        TrainerClient::Create({args.GetString("trainer"),
-                               args.GetString("tls-root-cert"), "",
-                               args.GetString("trainer-token")});
-    if (!client.ok()) return Fail(client.status());
-    trainer = std::move(*client);
-    model = FirstTrainerModel(*config, *trainer, args.GetString("model-dir"));
-    if (absl::IsCancelled(model.status())) return 130;
-  } else {
-    model = LoadServedModel(*config, args.GetString("model"),
-                            static_cast<uint64_t>(config->seed()));
-  }
-  if (!model.ok()) return Fail(model.status());
-  return RunServer(*config, args, *std::move(model), std::move(trainer));
+  absl::Status status = RunInferenceServer(*config, ServerOptionsOf(args));
+  if (absl::IsCancelled(status)) return 130;
+  if (!status.ok()) return Fail(status);
+  return 0;
 }
 
 }  // namespace renju::commands

@@ -9,8 +9,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "proto/inference.grpc.pb.h"
-#include "selfplay/game_record.h"
-#include "selfplay/rpc.h"
+#include "rpc/game_record.h"
+#include "rpc/rpc.h"
 #include "tools/command_util.h"
 
 namespace renju::commands {

@@ -15,7 +15,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
-#include "selfplay/arena_summary.h"
+#include "arena/arena_summary.h"
 #include "trainer/sqlite_db.h"
 
 namespace renju {

@@ -18,10 +18,10 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
-#include "inference/encoding.h"
-#include "inference/network.h"
-#include "inference/torch_util.h"
-#include "inference/tensor_file.h"
+#include "nn/encoding.h"
+#include "nn/network.h"
+#include "nn/torch_util.h"
+#include "nn/tensor_file.h"
 #include "trainer/distributed.h"
 
 namespace renju {

@@ -28,8 +28,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "inference/checkpoint.h"
-#include "inference/network_config.h"
+#include "nn/checkpoint.h"
+#include "nn/network_config.h"
 #include "trainer/replay_window.h"
 
 namespace renju {

@@ -18,7 +18,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "selfplay/file_util.h"
+#include "base/file_util.h"
 
 extern char** environ;
 

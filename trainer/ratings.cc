@@ -11,7 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
-#include "selfplay/file_util.h"
+#include "base/file_util.h"
 
 namespace renju {
 namespace {

@@ -5,10 +5,10 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "inference/encoding.h"
-#include "rules/logging.h"
-#include "search/random.h"
-#include "selfplay/game_record.h"
+#include "nn/encoding.h"
+#include "base/logging.h"
+#include "base/random.h"
+#include "rpc/game_record.h"
 
 namespace renju {
 

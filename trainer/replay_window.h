@@ -82,7 +82,7 @@ class ReplayWindow {
 
   // Fills `batch` with `n` positions drawn uniformly (with replacement)
   // from the newest WindowSize() positions, each under a random symmetry.
-  // Row i draws from Random(seed, i) (search/random.h) alone, so the batch
+  // Row i draws from Random(seed, i) (base/random.h) alone, so the batch
   // depends on the seed and the window, not on `threads` (>= 1), which
   // share the replay and encoding of the rows. The window must not be
   // empty.

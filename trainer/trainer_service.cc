@@ -5,10 +5,10 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "rules/logging.h"
-#include "selfplay/game_directory.h"
-#include "selfplay/game_record.h"
-#include "selfplay/rpc.h"
+#include "base/logging.h"
+#include "base/file_util.h"
+#include "rpc/game_record.h"
+#include "rpc/rpc.h"
 
 namespace renju {
 
@@ -42,28 +42,17 @@ grpc::Status TrainerService::Authenticate(const grpc::ServerContext& context,
     *worker_id = claimed_worker.empty() ? "anonymous" : claimed_worker;
     return grpc::Status::OK;
   }
-  const auto& metadata = context.client_metadata();
-  auto it = metadata.find("authorization");
-  if (it == metadata.end()) {
-    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
-                        "missing authorization metadata (Bearer token)");
+  std::string holder;
+  if (grpc::Status s = CheckBearerToken(context, options_.worker_tokens, &holder);
+      !s.ok()) {
+    return s;
   }
-  const std::string value(it->second.data(), it->second.size());
-  constexpr absl::string_view kBearer = "Bearer ";
-  auto token = options_.worker_tokens.end();
-  if (absl::StartsWith(value, kBearer)) {
-    token = options_.worker_tokens.find(value.substr(kBearer.size()));
-  }
-  if (token == options_.worker_tokens.end()) {
-    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
-                        "unknown worker token");
-  }
-  if (!claimed_worker.empty() && claimed_worker != token->second) {
+  if (!claimed_worker.empty() && claimed_worker != holder) {
     return grpc::Status(grpc::StatusCode::PERMISSION_DENIED,
-                        absl::StrCat("token belongs to worker '", token->second,
+                        absl::StrCat("token belongs to worker '", holder,
                                      "', not '", claimed_worker, "'"));
   }
-  *worker_id = token->second;
+  *worker_id = holder;
   return grpc::Status::OK;
 }
 

@@ -44,7 +44,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
-#include "inference/network_config.h"
+#include "nn/network_config.h"
 #include "proto/config.pb.h"
 #include "proto/trainer.pb.h"
 #include "rules/types.h"

@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "selfplay/file_util.h"
+#include "base/file_util.h"
 
 namespace renju {
 namespace {

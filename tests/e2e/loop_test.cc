@@ -16,8 +16,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "gtest/gtest.h"
-#include "selfplay/file_util.h"
-#include "selfplay/trainer_client.h"
+#include "base/file_util.h"
+#include "rpc/trainer_client.h"
 #include "tools/subprocess.h"
 #include "trainer/game_store.h"
 

@@ -4,7 +4,7 @@
 // and its printed text parses back to the same message.
 #include <string>
 
-#include "selfplay/config.h"
+#include "config/config.h"
 #include "tests/fuzz/fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

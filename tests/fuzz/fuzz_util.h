@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "rules/logging.h"
+#include "base/logging.h"
 #include "rules/record.h"
 
 namespace renju::fuzz {

@@ -3,7 +3,7 @@
 // (inference server, `renju serve`) through GameFromPosition. A record that
 // passes replays every ply and ends as it says.
 #include "proto/game.pb.h"
-#include "selfplay/game_record.h"
+#include "rpc/game_record.h"
 #include "tests/fuzz/fuzz_util.h"
 
 namespace renju::fuzz {

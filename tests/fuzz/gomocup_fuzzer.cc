@@ -11,7 +11,7 @@
 #include <string>
 
 #include "tests/fuzz/fuzz_util.h"
-#include "tools/gomocup_protocol.h"
+#include "gomocup/gomocup_protocol.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace renju;

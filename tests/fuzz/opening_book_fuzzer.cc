@@ -7,7 +7,7 @@
 #include <string>
 
 #include "rules/game.h"
-#include "selfplay/opening_book.h"
+#include "arena/opening_book.h"
 #include "tests/fuzz/fuzz_util.h"
 
 namespace renju::fuzz {

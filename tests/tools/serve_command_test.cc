@@ -13,8 +13,8 @@
 
 #include "gtest/gtest.h"
 #include "tests/tools/run_command.h"
-#include "tests/tools/serve_test_util.h"
-#include "tools/search_brain.h"
+#include "tests/inference/serve_test_util.h"
+#include "gomocup/search_brain.h"
 
 namespace renju {
 namespace {

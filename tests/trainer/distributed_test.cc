@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "inference/model.h"
-#include "inference/network.h"
+#include "nn/model.h"
+#include "nn/network.h"
 #include "tests/trainer/training_test_util.h"
 #include "trainer/network_trainer.h"
 

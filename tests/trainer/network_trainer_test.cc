@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "gtest/gtest.h"
-#include "inference/model.h"
-#include "inference/network.h"
+#include "nn/model.h"
+#include "nn/network.h"
 #include "tests/trainer/training_test_util.h"
 
 namespace renju {

@@ -10,7 +10,7 @@
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "selfplay/file_util.h"
+#include "base/file_util.h"
 #include "trainer/match_store.h"
 #include "trainer/plots.h"
 

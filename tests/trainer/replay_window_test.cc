@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "inference/encoding.h"
-#include "selfplay/game_record.h"
+#include "nn/encoding.h"
+#include "rpc/game_record.h"
 #include "tests/trainer/synthetic_games.h"
 
 namespace renju {

@@ -16,8 +16,8 @@
 #include "absl/strings/str_cat.h"
 #include "proto/game.pb.h"
 #include "rules/game.h"
-#include "search/random.h"
-#include "selfplay/game_record.h"
+#include "base/random.h"
+#include "rpc/game_record.h"
 
 namespace renju::testing {
 

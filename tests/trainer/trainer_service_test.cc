@@ -10,10 +10,11 @@
 #include <fstream>
 
 #include "gtest/gtest.h"
-#include "selfplay/file_util.h"
-#include "selfplay/game_record.h"
-#include "selfplay/rpc.h"
-#include "selfplay/trainer_client.h"
+#include "base/file_util.h"
+#include "rpc/sha256.h"
+#include "rpc/game_record.h"
+#include "rpc/rpc.h"
+#include "rpc/trainer_client.h"
 
 namespace renju {
 namespace {

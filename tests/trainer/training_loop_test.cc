@@ -12,9 +12,9 @@
 
 #include "absl/synchronization/mutex.h"
 #include "gtest/gtest.h"
-#include "inference/model.h"
-#include "selfplay/config.h"
-#include "selfplay/game_record.h"
+#include "nn/model.h"
+#include "config/config.h"
+#include "rpc/game_record.h"
 #include "tests/trainer/training_test_util.h"
 #include "trainer/distributed.h"
 

@@ -12,8 +12,8 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "inference/network.h"
-#include "inference/network_config.h"
+#include "nn/network.h"
+#include "nn/network_config.h"
 #include "tests/trainer/synthetic_games.h"
 #include "trainer/replay_window.h"
 

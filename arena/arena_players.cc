@@ -1,0 +1,209 @@
+#include "arena/arena_players.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "base/logging.h"
+#include "base/random.h"
+#include "search/search.h"
+#include "search/search_result.h"
+#include "search/stoppers.h"
+
+namespace renju {
+namespace {
+
+// One game of a ModelPlayer: its own tree, kept across moves.
+class ModelGame : public GamePlayer {
+ public:
+  ModelGame(const SearchParams& params, Evaluator& evaluator, const Game& start,
+            uint64_t seed)
+      : params_(params), search_(params, evaluator, start), rng_(seed) {}
+
+  absl::StatusOr<PlayerMove> Play(const Game& game,
+                                  const std::atomic<bool>* stop) override {
+    // Catch up with the moves made since this side last searched (its own
+    // and the opponent's); Advance keeps the matching subtree.
+    const std::vector<Move>& moves = game.moves();
+    for (size_t i = search_.game().moves().size(); i < moves.size(); ++i) {
+      if (absl::Status s = search_.Advance(moves[i]); !s.ok()) return s;
+    }
+    RENJU_DCHECK(search_.game().hash() == game.hash());
+    FlagStopper stopper(stop);
+    RunOptions options;
+    if (stop != nullptr) options.stopper = &stopper;
+    absl::StatusOr<SearchResult> result = search_.Run(rng_, options);
+    if (!result.ok()) return result.status();
+    PlayerMove answer;
+    answer.move = ChooseMove(*result, params_, game.ply(), rng_);
+    return answer;
+  }
+
+ private:
+  const SearchParams params_;
+  Search search_;
+  Random rng_;
+};
+
+class RandomGame : public GamePlayer {
+ public:
+  explicit RandomGame(uint64_t seed) : rng_(seed) {}
+
+  absl::StatusOr<PlayerMove> Play(const Game& game,
+                                  const std::atomic<bool>*) override {
+    Game probe = game;  // LegalPoints probes the board
+    const std::vector<Point> points = probe.LegalPoints();
+    PlayerMove answer;
+    if (!points.empty()) {
+      answer.move =
+          Move::At(points[rng_.UniformInt(static_cast<int>(points.size()))]);
+    }
+    return answer;
+  }
+
+ private:
+  Random rng_;
+};
+
+Evaluator& EvaluatorOf(const std::shared_ptr<EvaluatorStack>& stack) {
+  RENJU_CHECK(stack != nullptr) << "ModelPlayer needs an evaluator stack";
+  return stack->evaluator();
+}
+
+bool HasPass(const Game& game) {
+  for (Move m : game.moves()) {
+    if (m.is_pass()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+ModelPlayer::ModelPlayer(std::string name,
+                         std::shared_ptr<EvaluatorStack> stack,
+                         const SearchParams& params)
+    : name_(std::move(name)),
+      stack_(std::move(stack)),
+      evaluator_(EvaluatorOf(stack_)),
+      params_(params) {}
+
+ModelPlayer::ModelPlayer(std::string name, Evaluator& evaluator,
+                         const SearchParams& params)
+    : name_(std::move(name)), evaluator_(evaluator), params_(params) {}
+
+absl::StatusOr<std::unique_ptr<GamePlayer>> ModelPlayer::NewGame(
+    const Game& start, uint64_t seed) {
+  return std::make_unique<ModelGame>(params_, evaluator_, start, seed);
+}
+
+absl::StatusOr<std::unique_ptr<GamePlayer>> RandomPlayer::NewGame(
+    const Game&, uint64_t seed) {
+  return std::make_unique<RandomGame>(seed);
+}
+
+// One game of an EnginePlayer. Hands its process back to the pool at the
+// end unless the engine faulted (then the client has already killed it).
+class EnginePlayer::EngineGame : public GamePlayer {
+ public:
+  EngineGame(EnginePlayer& owner, std::unique_ptr<GomocupClient> client,
+             EngineFault fault, std::string fault_message)
+      : owner_(owner),
+        client_(std::move(client)),
+        fault_(fault),
+        fault_message_(std::move(fault_message)) {}
+
+  ~EngineGame() override {
+    if (fault_ == EngineFault::kNone && client_->running()) {
+      owner_.Release(std::move(client_));
+    }
+  }
+
+  absl::StatusOr<PlayerMove> Play(const Game& game,
+                                  const std::atomic<bool>*) override {
+    PlayerMove answer;
+    if (fault_ != EngineFault::kNone) return Faulted();
+    if (HasPass(game)) return answer;  // see the class comment
+    absl::StatusOr<Move> move = client_->GetMove(game);
+    if (move.ok()) {
+      answer.move = *move;
+      return answer;
+    }
+    if (client_->fault() == EngineFault::kNone) return move.status();
+    fault_ = client_->fault();
+    fault_message_ = std::string(move.status().message());
+    return Faulted();
+  }
+
+ private:
+  PlayerMove Faulted() const {
+    PlayerMove answer;
+    answer.fault = fault_;
+    answer.fault_message = fault_message_;
+    return answer;
+  }
+
+  EnginePlayer& owner_;
+  std::unique_ptr<GomocupClient> client_;
+  EngineFault fault_;
+  std::string fault_message_;
+};
+
+EnginePlayer::EnginePlayer(std::string name, GomocupClientOptions options)
+    : name_(std::move(name)), options_(std::move(options)) {}
+
+EnginePlayer::~EnginePlayer() {
+  absl::MutexLock lock(&mutex_);
+  for (std::unique_ptr<GomocupClient>& client : idle_) client->Quit();
+}
+
+int64_t EnginePlayer::launches() const {
+  absl::MutexLock lock(&mutex_);
+  return launches_;
+}
+
+void EnginePlayer::Release(std::unique_ptr<GomocupClient> client) {
+  absl::MutexLock lock(&mutex_);
+  idle_.push_back(std::move(client));
+}
+
+absl::StatusOr<std::unique_ptr<GamePlayer>> EnginePlayer::NewGame(
+    const Game& start, uint64_t) {
+  std::unique_ptr<GomocupClient> client;
+  {
+    absl::MutexLock lock(&mutex_);
+    if (!idle_.empty()) {
+      client = std::move(idle_.back());
+      idle_.pop_back();
+    }
+  }
+  if (client != nullptr) {
+    if (client->NewGame(start.variant(), start.size()).ok()) {
+      return std::make_unique<EngineGame>(*this, std::move(client),
+                                          EngineFault::kNone, "");
+    }
+    // It died while idle: not this game's fault; start a fresh one.
+    client.reset();
+  }
+  absl::StatusOr<std::unique_ptr<GomocupClient>> launched =
+      GomocupClient::Launch(options_);
+  if (!launched.ok()) return launched.status();
+  {
+    absl::MutexLock lock(&mutex_);
+    ++launches_;
+  }
+  client = std::move(*launched);
+  const absl::Status started = client->NewGame(start.variant(), start.size());
+  if (started.ok()) {
+    return std::make_unique<EngineGame>(*this, std::move(client),
+                                        EngineFault::kNone, "");
+  }
+  // A fresh engine that fails START faults at its first move; one that
+  // answered nothing we recognise counts as crashed.
+  const EngineFault fault = client->fault() != EngineFault::kNone
+                                ? client->fault()
+                                : EngineFault::kCrashed;
+  client->Quit();
+  return std::make_unique<EngineGame>(*this, std::move(client), fault,
+                                      std::string(started.message()));
+}
+
+}  // namespace renju

@@ -1,0 +1,80 @@
+// What an arena match found, as it goes and at the end: results by colour,
+// pair results (pentanomial), Elo with its 95% interval, the SPRT state,
+// engine faults and how games ended; as JSON for files and the model
+// registry, and as text for progress lines and reports.
+#ifndef RENJU_ARENA_ARENA_SUMMARY_H_
+#define RENJU_ARENA_ARENA_SUMMARY_H_
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "gomocup/gomocup_client.h"
+#include "arena/match_stats.h"
+
+namespace renju {
+
+// Wins, draws and losses of one player with one colour.
+struct ColourRecord {
+  int64_t wins = 0;
+  int64_t draws = 0;
+  int64_t losses = 0;
+  int64_t games() const { return wins + draws + losses; }
+};
+
+inline constexpr int kNumEngineFaults = 6;  // EngineFault kNone..kRefused
+
+// Everything is from player A's view and counts only the games of
+// completed pairs (both colours of an opening), so the pentanomial, the
+// colour records and the game count always agree.
+struct ArenaSummary {
+  std::string player_a;
+  std::string player_b;
+  int64_t games = 0;
+  int64_t max_games = 0;
+  ColourRecord a_black;  // A's results with black
+  ColourRecord a_white;
+  Pentanomial pentanomial;
+  EloEstimate elo;  // A minus B
+  std::optional<SprtParams> sprt;
+  double llr = 0;
+  SprtDecision decision = SprtDecision::kContinue;
+  // Games lost by each player's faults, indexed by EngineFault.
+  std::array<int64_t, kNumEngineFaults> faults_a{};
+  std::array<int64_t, kNumEngineFaults> faults_b{};
+  // How the games ended: "five", "forbidden_move", "full_board",
+  // "two_passes", "timeout", "resignation" (a fault other than a timeout)
+  // and "move_cap".
+  std::map<std::string, int64_t> end_reasons;
+  // Finished games left out because the match stopped before their pair
+  // partner finished.
+  int64_t discarded_games = 0;
+  // "running", "completed" (max games), "sprt" or "interrupted".
+  std::string stop_reason = "running";
+  double elapsed_seconds = 0;
+
+  // A's points (wins + draws / 2) and mean score per game (0.5 when none).
+  double a_points() const;
+  double a_score() const;
+};
+
+// One JSON object (pretty-printed): players, games, "a_as_black" and
+// "a_as_white" {wins, draws, losses}, score, pentanomial [5], elo,
+// elo_error, elo_low, elo_high, los, sprt {elo0, elo1, alpha, beta, llr,
+// lower_bound, upper_bound, decision} (absent without SPRT), faults {a, b}
+// each {crashed, timed_out, garbage_reply, illegal_move, refused},
+// end_reasons, discarded_games, stop_reason, elapsed_seconds.
+std::string ArenaSummaryJson(const ArenaSummary& summary);
+
+// One line for progress: "games 12/40 | A 7.5/12 (62.5%) | elo +88 ± 120 |
+// LLR 0.52 [-2.94, 2.94]".
+std::string ArenaProgressLine(const ArenaSummary& summary);
+// A few lines for the end of a match: players, results by colour,
+// pentanomial, Elo and interval, LOS, SPRT, faults.
+std::string ArenaReport(const ArenaSummary& summary);
+
+}  // namespace renju
+
+#endif  // RENJU_ARENA_ARENA_SUMMARY_H_

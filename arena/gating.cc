@@ -1,0 +1,124 @@
+#include "arena/gating.h"
+
+#include <filesystem>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "config/config.h"
+#include "config/evaluator_config.h"
+#include "base/file_util.h"
+
+namespace renju {
+namespace {
+
+std::string PlayerName(const std::string& checkpoint) {
+  return absl::StrCat("model:", checkpoint.empty() ? "fresh" : checkpoint);
+}
+
+absl::StatusOr<std::shared_ptr<EvaluatorStack>> LoadStack(
+    const pb::RunConfig& config, const std::string& checkpoint, uint64_t seed) {
+  absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack =
+      CreateEvaluatorStack(config, config.selfplay().evaluator(), checkpoint,
+                             seed);
+  if (!stack.ok()) {
+    return absl::Status(stack.status().code(),
+                        absl::StrCat("arena: loading ", PlayerName(checkpoint),
+                                     ": ", stack.status().message()));
+  }
+  return std::shared_ptr<EvaluatorStack>(std::move(*stack));
+}
+
+}  // namespace
+
+ArenaOptions ArenaOptionsFrom(const pb::RunConfig& config, uint64_t seed) {
+  const pb::ArenaConfig& arena = config.arena();
+  ArenaOptions options;
+  options.variant = VariantOf(config);
+  options.board_size = config.board_size();
+  options.openings = CanonicalArenaOpenings(seed, config.board_size());
+  options.max_games = arena.games();
+  options.concurrent_games = arena.concurrent_games();
+  options.max_plies = config.selfplay().max_plies();
+  SprtParams sprt;
+  sprt.elo0 = arena.sprt_elo0();
+  sprt.elo1 = arena.sprt_elo1();
+  sprt.alpha = arena.sprt_alpha();
+  sprt.beta = arena.sprt_beta();
+  options.sprt = sprt;
+  options.seed = seed;
+  return options;
+}
+
+absl::StatusOr<ArenaSummary> RunCheckpointMatch(
+    const pb::RunConfig& config, const std::string& a, const std::string& b,
+    const CheckpointMatchOptions& options) {
+  absl::StatusOr<std::shared_ptr<EvaluatorStack>> stack_a =
+      LoadStack(config, a, options.seed);
+  if (!stack_a.ok()) return stack_a.status();
+  std::shared_ptr<EvaluatorStack> stack_b = *stack_a;
+  if (b != a) {
+    absl::StatusOr<std::shared_ptr<EvaluatorStack>> loaded =
+        LoadStack(config, b, options.seed + 1);
+    if (!loaded.ok()) return loaded.status();
+    stack_b = *std::move(loaded);
+  }
+  const SearchParams search = ToSearchParams(config.arena().search());
+  ModelPlayer player_a(PlayerName(a), *stack_a, search);
+  ModelPlayer player_b(PlayerName(b), stack_b, search);
+
+  ArenaOptions arena = ArenaOptionsFrom(config, options.seed);
+  arena.out_dir = options.out_dir;
+  ArenaCallbacks callbacks;
+  callbacks.on_pair = options.on_pair;
+  absl::StatusOr<ArenaSummary> summary =
+      RunArenaMatch(arena, player_a, player_b, callbacks, options.stop);
+  if (!summary.ok() || options.out_dir.empty()) return summary;
+  const std::string path =
+      (std::filesystem::path(options.out_dir) / "summary.json").string();
+  if (absl::Status s = WriteFileAtomically(path, ArenaSummaryJson(*summary));
+      !s.ok()) {
+    return s;
+  }
+  return summary;
+}
+
+GateResult GateDecision(const ArenaSummary& summary,
+                        const pb::ArenaConfig& arena) {
+  GateResult result;
+  result.played = true;
+  result.summary = summary;
+  result.summary_json = ArenaSummaryJson(summary);
+  if (summary.stop_reason == "interrupted") {
+    result.promote = false;
+    result.reason = "match interrupted";
+  } else if (summary.decision == SprtDecision::kAcceptH1) {
+    result.promote = true;
+    result.reason = absl::StrFormat("SPRT accepted H1 (LLR %.2f)", summary.llr);
+  } else if (summary.decision == SprtDecision::kAcceptH0) {
+    result.promote = false;
+    result.reason = absl::StrFormat("SPRT accepted H0 (LLR %.2f)", summary.llr);
+  } else {
+    result.promote = summary.a_score() >= arena.promote_score();
+    result.reason =
+        absl::StrFormat("score %.3f %s promote_score %.3f", summary.a_score(),
+                        result.promote ? ">=" : "<", arena.promote_score());
+  }
+  return result;
+}
+
+absl::StatusOr<GateResult> RunGatingMatch(
+    const pb::RunConfig& config, const std::string& candidate_checkpoint,
+    const std::string& best_checkpoint, const CheckpointMatchOptions& options) {
+  if (!config.arena().gating()) {
+    GateResult result;
+    result.reason = "gating off: always promote";
+    return result;
+  }
+  absl::StatusOr<ArenaSummary> summary = RunCheckpointMatch(
+      config, candidate_checkpoint, best_checkpoint, options);
+  if (!summary.ok()) return summary.status();
+  return GateDecision(*summary, config.arena());
+}
+
+}  // namespace renju

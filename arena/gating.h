@@ -1,0 +1,69 @@
+// Matches between model checkpoints as the run config describes them
+// (config.arena: games, concurrency, search, SPRT, promotion threshold),
+// and the gating decision the trainer makes after each generation: the
+// candidate plays the current best and is promoted when the SPRT accepts
+// that it is stronger, or, without an SPRT decision, when its score reaches
+// arena.promote_score. With arena.gating off every candidate is promoted
+// without a match (AlphaZero).
+#ifndef RENJU_ARENA_GATING_H_
+#define RENJU_ARENA_GATING_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "proto/config.pb.h"
+#include "arena/arena.h"
+#include "arena/arena_summary.h"
+
+namespace renju {
+
+struct CheckpointMatchOptions {
+  // Games (game-NNNNN.game/.psq) and summary.json go here; empty: nowhere.
+  std::string out_dir;
+  uint64_t seed = 1;
+  const std::atomic<bool>* stop = nullptr;  // not owned; may be null
+  // Called after each completed pair (arena.h); may be empty.
+  std::function<void(const ArenaSummary&)> on_pair;
+};
+
+// The match settings of a valid config: its variant and board size, the 26
+// canonical openings (oriented by `seed`), arena.games,
+// arena.concurrent_games, the SPRT of arena.sprt_*, and selfplay.max_plies
+// as the move cap.
+ArenaOptions ArenaOptionsFrom(const pb::RunConfig& config, uint64_t seed);
+
+// Plays checkpoint `a` (player A) against `b` with arena.search, each
+// model on its own evaluator (selfplay.evaluator settings; one shared
+// evaluator when both paths are equal). An empty path is a fresh network
+// seeded by options.seed. Errors: a checkpoint that cannot be loaded or
+// does not fit the config, the match's own errors (arena.h).
+absl::StatusOr<ArenaSummary> RunCheckpointMatch(
+    const pb::RunConfig& config, const std::string& a, const std::string& b,
+    const CheckpointMatchOptions& options);
+
+struct GateResult {
+  bool promote = true;
+  bool played = false;       // false with gating off
+  std::string reason;        // e.g. "SPRT accepted H1 (LLR 3.05 >= 2.94)"
+  ArenaSummary summary;      // A = the candidate; empty when not played
+  std::string summary_json;  // ArenaSummaryJson; empty when not played
+};
+
+// Promote on SPRT H1, reject on H0, else promote iff the candidate's
+// (player A's) score is at least arena.promote_score. An interrupted match
+// never promotes.
+GateResult GateDecision(const ArenaSummary& summary,
+                        const pb::ArenaConfig& arena);
+
+// The candidate against the best, decided by GateDecision; with
+// arena.gating off, promotes without playing.
+absl::StatusOr<GateResult> RunGatingMatch(
+    const pb::RunConfig& config, const std::string& candidate_checkpoint,
+    const std::string& best_checkpoint, const CheckpointMatchOptions& options);
+
+}  // namespace renju
+
+#endif  // RENJU_ARENA_GATING_H_

@@ -1,0 +1,160 @@
+#include "arena/match_stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "absl/strings/str_cat.h"
+
+namespace renju {
+namespace {
+
+constexpr double kZ95 = 1.959963984540054;
+constexpr double kEmptyCell = 1e-3;
+
+// The pair results as a probability distribution on scores a_i = i / 4
+// (pair score rescaled to [0, 1]), with empty cells regularised.
+struct PairDistribution {
+  double n = 0;  // pairs
+  std::array<double, 5> score{};
+  std::array<double, 5> prob{};
+};
+
+PairDistribution ToDistribution(const Pentanomial& p) {
+  PairDistribution d;
+  std::array<double, 5> counts;
+  for (int i = 0; i < 5; ++i) {
+    counts[i] = p.counts[i] > 0 ? static_cast<double>(p.counts[i]) : kEmptyCell;
+    d.n += counts[i];
+  }
+  for (int i = 0; i < 5; ++i) {
+    d.score[i] = i / 4.0;
+    d.prob[i] = counts[i] / d.n;
+  }
+  return d;
+}
+
+// The distribution closest to `d` (maximum likelihood) whose mean is s:
+// p_i / (1 + x (a_i - s)), where x solves sum p_i (a_i - s) / (1 + x (a_i -
+// s)) = 0 on the interval that keeps every denominator positive.
+std::array<double, 5> MleWithMean(const PairDistribution& d, double s) {
+  double lo_shift = 0, hi_shift = 0;
+  for (int i = 0; i < 5; ++i) {
+    lo_shift = std::min(lo_shift, d.score[i] - s);
+    hi_shift = std::max(hi_shift, d.score[i] - s);
+  }
+  const double eps = 1e-9;
+  double lo = -1 / hi_shift + eps;
+  double hi = -1 / lo_shift - eps;
+  auto f = [&](double x) {
+    double sum = 0;
+    for (int i = 0; i < 5; ++i) {
+      const double a = d.score[i] - s;
+      sum += d.prob[i] * a / (1 + x * a);
+    }
+    return sum;
+  };
+  // f decreases in x: bisection.
+  for (int iter = 0; iter < 200; ++iter) {
+    const double mid = 0.5 * (lo + hi);
+    if ((f(lo) > 0) == (f(mid) > 0)) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  const double x = 0.5 * (lo + hi);
+  std::array<double, 5> out;
+  for (int i = 0; i < 5; ++i) out[i] = d.prob[i] / (1 + x * (d.score[i] - s));
+  return out;
+}
+
+}  // namespace
+
+void Pentanomial::AddPair(double first_game_score, double second_game_score) {
+  const int half_points =
+      static_cast<int>(std::lround(2 * (first_game_score + second_game_score)));
+  counts[std::clamp(half_points, 0, 4)] += 1;
+}
+
+int64_t Pentanomial::pairs() const {
+  return std::accumulate(counts.begin(), counts.end(), int64_t{0});
+}
+
+double EloToScore(double elo) { return 1 / (1 + std::pow(10, -elo / 400)); }
+
+double ScoreToElo(double score) {
+  score = std::clamp(score, 1e-3, 1 - 1e-3);
+  return -400 * std::log10(1 / score - 1);
+}
+
+EloEstimate EstimateElo(const Pentanomial& p) {
+  const PairDistribution d = ToDistribution(p);
+  // Per game: a pair of two games scores i/2 points in all.
+  const double games = 2 * d.n;
+  double points = 0;
+  for (int i = 0; i < 5; ++i) points += d.prob[i] * d.n * (i / 2.0);
+  const double mu = points / games;
+  double var = 0;
+  for (int i = 0; i < 5; ++i) {
+    const double dev = i / 2.0 - 2 * mu;
+    var += d.prob[i] * d.n * dev * dev;
+  }
+  var /= games;
+  const double sd = std::sqrt(var / games);
+  EloEstimate e;
+  e.score = mu;
+  e.elo = ScoreToElo(mu);
+  e.elo_low = ScoreToElo(mu - kZ95 * sd);
+  e.elo_high = ScoreToElo(mu + kZ95 * sd);
+  e.elo_error = (e.elo_high - e.elo_low) / 2;
+  e.los = sd > 0 ? 0.5 * (1 + std::erf((mu - 0.5) / sd / std::sqrt(2.0))) : 0.5;
+  return e;
+}
+
+absl::Status SprtParams::Validate() const {
+  if (!(elo0 < elo1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("sprt: elo0 (", elo0, ") must be below elo1 (", elo1, ")"));
+  }
+  for (const auto& [name, value] : {std::pair{"alpha", alpha}, std::pair{"beta", beta}}) {
+    if (!(value > 0 && value < 0.5)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("sprt: ", name, " = ", value, " is outside (0, 0.5)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+double SprtParams::lower_bound() const { return std::log(beta / (1 - alpha)); }
+double SprtParams::upper_bound() const { return std::log((1 - beta) / alpha); }
+
+std::string SprtDecisionName(SprtDecision d) {
+  switch (d) {
+    case SprtDecision::kContinue:
+      return "continue";
+    case SprtDecision::kAcceptH0:
+      return "H0";
+    case SprtDecision::kAcceptH1:
+      return "H1";
+  }
+  return "?";
+}
+
+double SprtLlr(const Pentanomial& p, const SprtParams& params) {
+  if (p.pairs() == 0) return 0;
+  const PairDistribution d = ToDistribution(p);
+  const std::array<double, 5> p0 = MleWithMean(d, EloToScore(params.elo0));
+  const std::array<double, 5> p1 = MleWithMean(d, EloToScore(params.elo1));
+  double llr = 0;
+  for (int i = 0; i < 5; ++i) llr += d.prob[i] * std::log(p1[i] / p0[i]);
+  return d.n * llr;
+}
+
+SprtDecision SprtDecide(double llr, const SprtParams& params) {
+  if (llr >= params.upper_bound()) return SprtDecision::kAcceptH1;
+  if (llr <= params.lower_bound()) return SprtDecision::kAcceptH0;
+  return SprtDecision::kContinue;
+}
+
+}  // namespace renju

@@ -1,0 +1,24 @@
+// Small file helpers every room shares: whole-file reads, atomic writes
+// (write a temporary file, fsync, rename), so a crash never leaves half a
+// file under the final name, and the check for names that become files.
+// SHA-256 lives in rpc/sha256.h (it needs OpenSSL).
+#ifndef RENJU_BASE_FILE_UTIL_H_
+#define RENJU_BASE_FILE_UTIL_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace renju {
+
+absl::StatusOr<std::string> ReadFile(const std::string& path);
+absl::Status WriteFileAtomically(const std::string& path,
+                                 absl::string_view bytes);
+
+// Uids and worker ids become file names: letters, digits, '-', '_', '.'.
+bool IsSafeName(const std::string& name);
+
+}  // namespace renju
+
+#endif  // RENJU_BASE_FILE_UTIL_H_

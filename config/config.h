@@ -1,0 +1,40 @@
+// Config files (protobuf text format against proto/config.proto): parsing
+// with errors that name file, line and column; range checks that name the
+// field path and the bad value; and the one place where config messages
+// become the plain structs the components take (KataGo's Setup::loadParams).
+#ifndef RENJU_CONFIG_CONFIG_H_
+#define RENJU_CONFIG_CONFIG_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "nn/batched_evaluator.h"
+#include "nn/network_config.h"
+#include "proto/config.pb.h"
+#include "rules/types.h"
+#include "search/search_params.h"
+
+namespace renju {
+
+// Reads, parses and validates a config file.
+absl::StatusOr<pb::RunConfig> LoadRunConfig(const std::string& path);
+// Parses and validates text; `source` names it in errors.
+absl::StatusOr<pb::RunConfig> ParseRunConfig(absl::string_view text,
+                                             absl::string_view source);
+// Checks every field's range; the error names the first bad field by path,
+// e.g. "selfplay.search.visits = -3 is outside 0..10000000".
+absl::Status ValidateRunConfig(const pb::RunConfig& config);
+
+// The config in text form, for logs and for storing beside checkpoints.
+std::string RunConfigText(const pb::RunConfig& config);
+
+// Conversions to component structs; the config must be valid.
+Variant VariantOf(const pb::RunConfig& config);
+NetworkConfig ToNetworkConfig(const pb::RunConfig& config);
+SearchParams ToSearchParams(const pb::SearchConfig& config);
+BatchedEvaluatorOptions ToEvaluatorOptions(const pb::EvaluatorConfig& config);
+
+}  // namespace renju
+
+#endif  // RENJU_CONFIG_CONFIG_H_

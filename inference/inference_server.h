@@ -1,0 +1,39 @@
+// The inference server as a process (`renju serve`): the service of
+// inference_service.h on a gRPC port with the standard health service,
+// serving a checkpoint or the trainer's best model and switching to each
+// new best as the trainer registers it. Prints "listening on HOST:PORT"
+// once it serves, so a launcher or test can ask for port 0 and read the
+// port back.
+#ifndef RENJU_INFERENCE_INFERENCE_SERVER_H_
+#define RENJU_INFERENCE_INFERENCE_SERVER_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "proto/config.pb.h"
+#include "rpc/rpc.h"
+
+namespace renju {
+
+struct InferenceServerOptions {
+  // Exactly one of the two: a checkpoint, or the trainer whose best model
+  // to serve (trainer.address empty: none).
+  std::string model;
+  ChannelOptions trainer;
+  std::string model_dir = "serve-models";  // models fetched from the trainer
+  std::string listen = "127.0.0.1:50052";  // port 0: any free port
+  std::string address_file;  // also gets the bound HOST:PORT; empty: none
+  ServerTlsOptions tls;
+  std::string token;  // required from clients; empty: none
+  uint64_t seed = 1;  // of the searches' randomness
+};
+
+// Serves until SIGINT or SIGTERM (it installs handlers for both); OK after
+// such a stop. CANCELLED when stopped before the trainer had a model.
+absl::Status RunInferenceServer(const pb::RunConfig& config,
+                                const InferenceServerOptions& options);
+
+}  // namespace renju
+
+#endif  // RENJU_INFERENCE_INFERENCE_SERVER_H_

@@ -1,0 +1,71 @@
+// The policy-value network as a LibTorch module (shape in network_config.h).
+// This is the one inference header that includes LibTorch: the model
+// wrapper (model.h) and the trainer use it; search and the evaluators do not.
+//
+// The module works in whatever mode and on whatever device its caller sets
+// (train() for the trainer, eval() and InferenceMode for Model). Not
+// thread-safe: one caller at a time.
+#ifndef RENJU_NN_NETWORK_H_
+#define RENJU_NN_NETWORK_H_
+
+// The module headers only, not <torch/torch.h>: they parse ~15% faster.
+#include <torch/nn/module.h>
+#include <torch/nn/modules/batchnorm.h>
+#include <torch/nn/modules/container/modulelist.h>
+#include <torch/nn/modules/conv.h>
+#include <torch/nn/modules/linear.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "nn/network_config.h"
+#include "nn/tensor_file.h"
+
+namespace renju {
+
+class PolicyValueNetImpl : public torch::nn::Module {
+ public:
+  // `config` must be valid (NetworkConfig::Validate).
+  explicit PolicyValueNetImpl(const NetworkConfig& config);
+
+  // x: [N, kNumInputPlanes, S, S] (encoding.h). Returns policy logits
+  // [N, S * S] (index y * S + x, unmasked) and win/draw/loss logits [N, 3].
+  std::pair<torch::Tensor, torch::Tensor> forward(torch::Tensor x);
+
+  const NetworkConfig& config() const { return config_; }
+
+ private:
+  torch::Tensor Policy(const torch::Tensor& trunk);
+  torch::Tensor Value(const torch::Tensor& trunk);
+
+  NetworkConfig config_;
+  torch::nn::Conv2d stem_conv_{nullptr};
+  torch::nn::BatchNorm2d stem_bn_{nullptr};
+  torch::nn::ModuleList blocks_{nullptr};
+  torch::nn::Conv2d policy_conv_{nullptr};
+  torch::nn::BatchNorm2d policy_bn_{nullptr};
+  torch::nn::Conv2d policy_out_{nullptr};
+  torch::nn::Conv2d value_conv_{nullptr};
+  torch::nn::BatchNorm2d value_bn_{nullptr};
+  torch::nn::Linear value_fc_{nullptr};
+  torch::nn::Linear value_out_{nullptr};
+};
+TORCH_MODULE(PolicyValueNet);
+
+// Every parameter and buffer (batch-norm statistics included) as CPU tensor
+// records, named by the module's own paths ("blocks.0.conv1.weight").
+std::vector<TensorRecord> ExportTensors(PolicyValueNetImpl& net);
+
+// Copies `tensors` into `net`: the names, dtypes and shapes must match the
+// net's exactly, with nothing missing or extra; the error names the first
+// tensor that does not fit, prefixed with `source` (e.g. the file path).
+// On error `net` may be partly overwritten.
+absl::Status ImportTensors(const std::vector<TensorRecord>& tensors,
+                           absl::string_view source, PolicyValueNetImpl& net);
+
+}  // namespace renju
+
+#endif  // RENJU_NN_NETWORK_H_

@@ -1,0 +1,51 @@
+// Between the rules core and the wire: converting points, variants and
+// results to and from their protobuf forms, and the one definition of a
+// valid game record, which the trainer applies to every upload before it is
+// stored (a malicious or buggy worker cannot store an illegal game).
+#ifndef RENJU_RPC_GAME_RECORD_H_
+#define RENJU_RPC_GAME_RECORD_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "proto/game.pb.h"
+#include "rules/game.h"
+
+namespace renju {
+
+// Points on the wire are y * size + x; -1 is a pass.
+inline int PointIndex(Point p, int size) { return p.y * size + p.x; }
+inline Point PointAt(int index, int size) {
+  return Point(index % size, index / size);
+}
+int MoveIndex(Move m, int size);
+
+pb::Variant ToProto(Variant v);
+absl::StatusOr<Variant> FromProto(pb::Variant v);
+pb::GameResult ToProto(GameResult r);
+pb::EndReason ToProto(EndReason r);
+
+// Board size of a record or position: 0 means 15.
+int BoardSizeOf(int proto_size);
+
+// Replays a position message (moves, or stones plus side to move) into a
+// game. Errors name the field and the move or point. A forbidden black move
+// in the history is an error.
+absl::StatusOr<Game> GameFromPosition(const pb::Position& position);
+
+// Checks everything the trainer relies on and returns the replayed game:
+// known variant and a valid size; every move on the board, on an empty
+// point, not after the end, never a forbidden point for black; search
+// targets well-formed (policy points legal at that ply and probabilities
+// summing to 1; WDL in [0, 1] summing to 1); the recorded result and end
+// reason agree with the board (a five must be the winner's; resignation,
+// move cap and the like are only allowed while the board has no result).
+// Errors say what and at which ply.
+absl::StatusOr<Game> ValidateGameRecord(const pb::GameRecord& record);
+
+// Plies that carry a search target (value training positions).
+int NumTrainingPositions(const pb::GameRecord& record);
+
+}  // namespace renju
+
+#endif  // RENJU_RPC_GAME_RECORD_H_

@@ -1,0 +1,457 @@
+// The engine side of the Gomocup protocol: scripted sessions in-process
+// through a pipe, and the `renju gomocup` / `pbrain-renju` binary.
+#include "gomocup/gomocup_protocol.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "gtest/gtest.h"
+#include "rules/forbidden.h"
+#include "base/notification.h"
+
+namespace renju {
+namespace {
+
+// A renju position with black to move: white's e9 f9 g9 . i9 needs h9, and
+// h9 is a double-three for black (RULES.md §4 shape g10 h10 i8 h7), so
+// black cannot block. Gomocup coordinates, in move order.
+constexpr const char* kForbiddenBlockBoard[] = {
+    "6,5,1", "4,6,2", "7,5,1", "5,6,2", "8,7,1", "6,6,2", "7,8,1", "8,6,2"};
+constexpr const char* kH9 = "7,6";
+
+// Runs a protocol on its own thread, fed through a pipe; collects replies.
+class Harness {
+ public:
+  explicit Harness(std::unique_ptr<GomocupBrain> brain,
+                   GomocupOptions options = {})
+      : protocol_(std::move(brain), std::move(options)) {
+    int fds[2];
+    EXPECT_EQ(pipe(fds), 0);
+    read_fd_ = fds[0];
+    write_fd_ = fds[1];
+    thread_ = std::thread([this] {
+      const absl::Status status =
+          protocol_.Run(read_fd_, [this](absl::string_view line) {
+            absl::MutexLock lock(&mu_);
+            lines_.emplace_back(line);
+            return true;
+          });
+      absl::MutexLock lock(&mu_);
+      status_ = status;
+      finished_ = true;
+    });
+  }
+  ~Harness() {
+    Finish();
+    close(read_fd_);
+  }
+
+  void Send(const std::string& text) {
+    const std::string data = text + "\n";
+    ASSERT_EQ(write(write_fd_, data.data(), data.size()),
+              static_cast<ssize_t>(data.size()));
+  }
+  // Waits until `n` replies have come (or a minute, which only a failing
+  // test reaches); returns all so far.
+  std::vector<std::string> WaitForLines(size_t n) {
+    absl::MutexLock lock(&mu_);
+    auto have_lines = [this, n]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return lines_.size() >= n;
+    };
+    mu_.AwaitWithTimeout(absl::Condition(&have_lines), absl::Seconds(60));
+    return lines_;
+  }
+  // True once Run has returned.
+  bool WaitForFinish(absl::Duration timeout) {
+    absl::MutexLock lock(&mu_);
+    return mu_.AwaitWithTimeout(absl::Condition(&finished_), timeout);
+  }
+  // Closes the input, waits for Run, returns every reply.
+  std::vector<std::string> Finish() {
+    if (write_fd_ >= 0) close(write_fd_);
+    write_fd_ = -1;
+    if (thread_.joinable()) thread_.join();
+    absl::MutexLock lock(&mu_);
+    EXPECT_TRUE(status_.ok()) << status_;
+    return lines_;
+  }
+
+ private:
+  GomocupProtocol protocol_;
+  int read_fd_ = -1;
+  int write_fd_ = -1;
+  std::thread thread_;
+  absl::Mutex mu_;
+  std::vector<std::string> lines_ ABSL_GUARDED_BY(mu_);
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  absl::Status status_ ABSL_GUARDED_BY(mu_);
+};
+
+std::vector<std::string> RunScript(
+    const std::vector<std::string>& script,
+    std::unique_ptr<GomocupBrain> brain = std::make_unique<TacticalBrain>(1)) {
+  Harness harness(std::move(brain));
+  for (const std::string& line : script) harness.Send(line);
+  return harness.Finish();
+}
+
+std::vector<std::string> WithBoard(std::vector<std::string> script,
+                                   const char* command) {
+  script.push_back(command);
+  for (const char* line : kForbiddenBlockBoard) script.push_back(line);
+  script.push_back("DONE");
+  return script;
+}
+
+// What a StopWaitingBrain was given; read `limits` and `stopped` after the
+// session has ended. `thinking` is notified when the first move's thinking
+// has begun, so a test can send a command that must arrive during it.
+struct Seen {
+  MoveLimits limits;
+  bool stopped = false;
+  Notification thinking;
+};
+
+// Ignores the budget: thinks until told to stop (or a minute, which only a
+// failing test reaches), then plays the first legal point. It looks at the
+// stop flag every millisecond, as a real brain's search does between
+// playouts: the flag is what the protocol gives a brain.
+class StopWaitingBrain : public GomocupBrain {
+ public:
+  explicit StopWaitingBrain(Seen* seen) : seen_(seen) {}
+  absl::StatusOr<Move> ChooseMove(Game& game, const MoveLimits& limits,
+                                  const std::atomic<bool>* stop) override {
+    seen_->limits = limits;
+    seen_->thinking.Notify();
+    const absl::Time give_up = absl::Now() + absl::Seconds(60);
+    while (!stop->load() && absl::Now() < give_up) {
+      absl::SleepFor(absl::Milliseconds(1));
+    }
+    seen_->stopped = stop->load();
+    return Move::At(game.LegalPoints().front());
+  }
+
+ private:
+  Seen* seen_;
+};
+
+// Always answers the same point, legal or not.
+class FixedBrain : public GomocupBrain {
+ public:
+  explicit FixedBrain(Point p) : p_(p) {}
+  absl::StatusOr<Move> ChooseMove(Game&, const MoveLimits&,
+                                  const std::atomic<bool>*) override {
+    return Move::At(p_);
+  }
+
+ private:
+  Point p_;
+};
+
+int64_t MillisSince(absl::Time start) {
+  return absl::ToInt64Milliseconds(absl::Now() - start);
+}
+
+// --- Helpers -----------------------------------------------------------------
+
+TEST(GomocupCoordinatesTest, RowsCountFromTheTop) {
+  EXPECT_EQ(FromGomocup(7, 7, 15), Point(7, 7));  // h8
+  EXPECT_EQ(PointName(FromGomocup(8, 6, 15)), "i9");
+  EXPECT_EQ(PointName(FromGomocup(0, 0, 15)), "a15");
+  EXPECT_EQ(GomocupPointText(Point(8, 8), 15), "8,6");
+  EXPECT_EQ(*ParseGomocupPoint(" 3 , 4", 15), FromGomocup(3, 4, 15));
+}
+
+TEST(GomocupCoordinatesTest, RejectsMalformedAndOffBoardPoints) {
+  for (const char* text : {"7", "a,b", "1,2,3", "", "7,7x"}) {
+    EXPECT_TRUE(absl::IsInvalidArgument(ParseGomocupPoint(text, 15).status()))
+        << text;
+  }
+  EXPECT_TRUE(absl::IsOutOfRange(ParseGomocupPoint("15,0", 15).status()));
+  EXPECT_TRUE(absl::IsOutOfRange(ParseGomocupPoint("-1,3", 15).status()));
+}
+
+TEST(GomocupRuleTest, MapsTheBitmaskAndYixinsRenjuCode) {
+  EXPECT_EQ(*VariantFromGomocupRule(0), Variant::kFreestyle);
+  EXPECT_EQ(*VariantFromGomocupRule(1), Variant::kStandard);
+  EXPECT_EQ(*VariantFromGomocupRule(3), Variant::kStandard);
+  EXPECT_EQ(*VariantFromGomocupRule(2), Variant::kRenju);
+  EXPECT_EQ(*VariantFromGomocupRule(4), Variant::kRenju);
+  EXPECT_EQ(*VariantFromGomocupRule(5), Variant::kRenju);
+  EXPECT_FALSE(VariantFromGomocupRule(8).ok());
+  EXPECT_FALSE(VariantFromGomocupRule(-1).ok());
+  EXPECT_FALSE(VariantFromGomocupRule(16).ok());
+  EXPECT_EQ(GomocupRuleOf(Variant::kRenju), 4);
+  EXPECT_EQ(GomocupRuleOf(Variant::kStandard), 1);
+  EXPECT_EQ(GomocupRuleOf(Variant::kFreestyle), 0);
+}
+
+TEST(GomocupBudgetTest, KeepsAMarginAndAShareOfTheMatchTime) {
+  EXPECT_EQ(MoveBudgetMs(5000, std::nullopt), 5000 - 30 - 250);
+  EXPECT_EQ(MoveBudgetMs(60000, 3000), 200 - 30 - 10);
+  EXPECT_EQ(MoveBudgetMs(5000, -20), 0);
+  EXPECT_EQ(MoveBudgetMs(0, std::nullopt), 0);
+  EXPECT_EQ(MoveBudgetMs(20, std::nullopt), 0);
+}
+
+// --- Scripted sessions -------------------------------------------------------
+
+TEST(GomocupProtocolTest, PlaysAScriptedGame) {
+  const std::vector<std::string> replies =
+      RunScript({"START 15", "INFO rule 4", "INFO timeout_turn 1000", "ABOUT",
+                 "BEGIN", "TURN 8,6", "END", "ABOUT"});
+  ASSERT_EQ(replies.size(), 4u);
+  EXPECT_EQ(replies[0], "OK");
+  EXPECT_TRUE(absl::StartsWith(replies[1], "name=\"renju-zero\", version="))
+      << replies[1];
+  EXPECT_EQ(replies[2], "7,7");
+  absl::StatusOr<Point> reply = ParseGomocupPoint(replies[3], 15);
+  ASSERT_TRUE(reply.ok()) << replies[3];
+  EXPECT_NE(*reply, FromGomocup(7, 7, 15));
+  EXPECT_NE(*reply, FromGomocup(8, 6, 15));
+}
+
+TEST(GomocupProtocolTest, AnswersBadLinesAndKeepsRunning) {
+  const std::vector<std::string> replies = RunScript({
+      "TURN 7,7",                // before START
+      "START abc",               //
+      "START 30",                //
+      "start 15",                // commands are case-insensitive
+      "FOO bar",                 //
+      "INFO timeout_turn soon",  //
+      "INFO rule 8",             // caro
+      "INFO colour blue",        // unknown keys are ignored
+      "TURN 7",                  //
+      "TURN 15,3",               //
+      "",                        // blank lines are ignored
+      "BEGIN",                   //
+      "TURN 7,7",                // occupied
+      "TAKEBACK 1,1",            // not the last move
+      "RECTSTART 15,20",         //
+      "SWAP2BOARD",
+      "7,7,1",
+      "DONE",
+      "PLAY 1,1",  //
+      "ABOUT",
+  });
+  const std::vector<std::string> expected_prefixes = {
+      "ERROR no board yet: send START first",
+      "ERROR START expects a board size, got 'abc'",
+      "ERROR unsupported board size 30",
+      "OK",
+      "UNKNOWN command 'FOO'",
+      "ERROR INFO timeout_turn: expected a non-negative integer, got 'soon'",
+      "ERROR INFO rule 8: caro (8) is not supported",
+      "ERROR TURN: '7' is not a point",
+      "ERROR TURN: point 15,3 is off the 15x15 board",
+      "7,7",
+      "ERROR TURN 7,7: move 2 (h8) is on an occupied point",
+      "ERROR TAKEBACK 1,1: the last move is 7,7",
+      "ERROR rectangular boards (15x20) are not supported",
+      "UNKNOWN SWAP2BOARD",
+      "UNKNOWN command 'PLAY'",
+      "name=\"renju-zero\"",
+  };
+  ASSERT_EQ(replies.size(), expected_prefixes.size());
+  for (size_t i = 0; i < replies.size(); ++i) {
+    EXPECT_TRUE(absl::StartsWith(replies[i], expected_prefixes[i]))
+        << "reply " << i << ": " << replies[i];
+  }
+}
+
+TEST(GomocupProtocolTest, RejectsBadPositionBlocks) {
+  const std::vector<std::string> replies = RunScript({
+      "START 15", "BOARD", "7,7,1", "7,8,3", "DONE",  //
+      "BOARD",    "7,7,1", "8,8,1", "DONE",           //
+      "BOARD",    "7,7,1", "7,7,2", "DONE",           //
+      "BOARD",    "seven", "DONE",                    //
+      "BOARD",    "7,7,2", "DONE",                    // white to move
+  });
+  ASSERT_EQ(replies.size(), 6u);
+  EXPECT_EQ(replies[0], "OK");
+  EXPECT_EQ(replies[1],
+            "ERROR BOARD: line 2 '7,8,3' of the position: field 3 (a "
+            "continuous-game stone) is not supported");
+  EXPECT_TRUE(absl::StrContains(replies[2], "2 own and 0 opponent stones"))
+      << replies[2];
+  EXPECT_TRUE(absl::StrContains(replies[3], "stone 7,7:")) << replies[3];
+  EXPECT_TRUE(absl::StrContains(replies[4], "expected x,y,field"))
+      << replies[4];
+  absl::StatusOr<Point> reply = ParseGomocupPoint(replies[5], 15);
+  EXPECT_TRUE(reply.ok()) << replies[5];
+}
+
+TEST(GomocupProtocolTest, ShowsForbiddenPointsUnderBothRenjuCodes) {
+  for (const char* rule : {"INFO rule 4", "INFO rule 2"}) {
+    std::vector<std::string> script = {"START 15", rule};
+    script = WithBoard(script, "YXBOARD");  // sets the position, no reply
+    script.push_back("YXSHOWFORBID");
+    script.push_back("INFO rule 0");
+    script.push_back("YXSHOWFORBID");
+    EXPECT_EQ(RunScript(script),
+              (std::vector<std::string>{"OK", "FORBID 0706.", "FORBID ."}))
+        << rule;
+  }
+}
+
+TEST(GomocupProtocolTest, NeverPlaysAForbiddenPoint) {
+  // The tactical brain would block white's five, but h9 is forbidden.
+  std::vector<std::string> replies =
+      RunScript(WithBoard({"START 15", "INFO rule 4"}, "BOARD"));
+  ASSERT_EQ(replies.size(), 2u);
+  EXPECT_NE(replies[1], kH9);
+  EXPECT_TRUE(ParseGomocupPoint(replies[1], 15).ok()) << replies[1];
+
+  // A brain that insists on h9 is overruled.
+  replies = RunScript(WithBoard({"START 15", "INFO rule 4"}, "BOARD"),
+                      std::make_unique<FixedBrain>(FromGomocup(7, 6, 15)));
+  ASSERT_EQ(replies.size(), 2u);
+  EXPECT_NE(replies[1], kH9);
+
+  // Under freestyle h9 is black's only defence.
+  replies = RunScript(WithBoard({"START 15", "INFO rule 0"}, "BOARD"));
+  EXPECT_EQ(replies, (std::vector<std::string>{"OK", kH9}));
+}
+
+TEST(GomocupProtocolTest, TakesBackMoves) {
+  const std::vector<std::string> replies =
+      RunScript({"START 15", "BEGIN", "TURN 8,8", "RESTART", "BEGIN",
+                 "TAKEBACK 7,7", "TAKEBACK 7,7", "BEGIN"});
+  ASSERT_EQ(replies.size(), 8u);
+  EXPECT_EQ(replies[1], "7,7");
+  EXPECT_EQ(replies[3], "OK");
+  EXPECT_EQ(replies[4], "7,7");
+  EXPECT_EQ(replies[5], "OK");
+  EXPECT_EQ(replies[6], "ERROR TAKEBACK: there is no move to take back");
+  EXPECT_EQ(replies[7], "7,7");
+}
+
+TEST(GomocupProtocolTest, RenjuNeedsFifteenByFifteen) {
+  const std::vector<std::string> replies =
+      RunScript({"START 20", "INFO rule 4", "BEGIN", "INFO rule 0", "BEGIN"});
+  ASSERT_EQ(replies.size(), 3u);
+  EXPECT_EQ(replies[0], "OK");
+  EXPECT_TRUE(
+      absl::StartsWith(replies[1], "ERROR renju is played on 15 x 15 only"))
+      << replies[1];
+  EXPECT_EQ(replies[2], "10,10");
+}
+
+// --- Time and stopping -------------------------------------------------------
+
+TEST(GomocupProtocolTest, StopsThinkingAtTheTurnLimit) {
+  Seen seen;
+  Harness harness(std::make_unique<StopWaitingBrain>(&seen));
+  harness.Send(
+      "START 15\nINFO timeout_turn 300\nINFO max_node 5000\n"
+      "INFO thread_num 3");
+  ASSERT_EQ(harness.WaitForLines(1).size(), 1u);
+  const absl::Time start = absl::Now();
+  harness.Send("BEGIN");
+  const std::vector<std::string> replies = harness.WaitForLines(2);
+  const int64_t elapsed_ms = MillisSince(start);
+  ASSERT_EQ(replies.size(), 2u);
+  // The watchdog does not stop the brain before the budget is spent; that it
+  // stopped it at all shows in `stopped` (the brain would think a minute).
+  EXPECT_GE(elapsed_ms, MoveBudgetMs(300, std::nullopt));
+  harness.Finish();
+  EXPECT_TRUE(seen.stopped);
+  EXPECT_EQ(seen.limits.budget_ms, MoveBudgetMs(300, std::nullopt));
+  EXPECT_EQ(seen.limits.max_nodes, 5000u);
+  EXPECT_EQ(seen.limits.threads, 3);
+}
+
+TEST(GomocupProtocolTest, TimeLeftShortensTheBudget) {
+  Seen seen;
+  RunScript(
+      {"START 15", "INFO timeout_turn 60000", "INFO time_left 3000", "BEGIN"},
+      std::make_unique<StopWaitingBrain>(&seen));
+  EXPECT_EQ(seen.limits.budget_ms, MoveBudgetMs(60000, 3000));
+  EXPECT_TRUE(seen.stopped);
+}
+
+TEST(GomocupProtocolTest, YxStopEndsThinkingEarly) {
+  Seen seen;
+  Harness harness(std::make_unique<StopWaitingBrain>(&seen));
+  harness.Send("START 15\nINFO timeout_turn 60000\nBEGIN");
+  ASSERT_TRUE(seen.thinking.WaitForNotificationWithTimeout(
+      std::chrono::seconds(60)));
+  harness.Send("YXSTOP");
+  const std::vector<std::string> replies = harness.WaitForLines(2);
+  ASSERT_EQ(replies.size(), 2u);
+  // The move is still answered: YXSTOP asks for the best move so far.
+  EXPECT_TRUE(ParseGomocupPoint(replies[1], 15).ok()) << replies[1];
+  // A YXSTOP with nothing to stop gets no reply.
+  harness.Send("YXSTOP\nABOUT");
+  EXPECT_EQ(harness.WaitForLines(3).size(), 3u);
+  harness.Finish();
+  // Stopped by YXSTOP, long before the minute-long turn was spent.
+  EXPECT_TRUE(seen.stopped);
+}
+
+TEST(GomocupProtocolTest, StopReadBeforeTheThinkingStartsStillCounts) {
+  Seen seen;
+  const std::vector<std::string> replies =
+      RunScript({"START 15", "INFO timeout_turn 60000", "BEGIN", "YXSTOP"},
+                std::make_unique<StopWaitingBrain>(&seen));
+  EXPECT_EQ(replies.size(), 2u);
+  EXPECT_TRUE(seen.stopped);
+}
+
+TEST(GomocupProtocolTest, EndWhileThinkingStopsAndQuits) {
+  Seen seen;
+  Harness harness(std::make_unique<StopWaitingBrain>(&seen));
+  harness.Send("START 15\nINFO timeout_turn 60000\nBEGIN");
+  ASSERT_TRUE(seen.thinking.WaitForNotificationWithTimeout(
+      std::chrono::seconds(60)));
+  harness.Send("END");
+  EXPECT_TRUE(harness.WaitForFinish(absl::Seconds(60)));
+  EXPECT_TRUE(seen.stopped);
+  EXPECT_EQ(harness.Finish().size(), 2u);  // OK, and the interrupted move
+}
+
+// --- The binary --------------------------------------------------------------
+
+std::string RunShell(const std::string& command) {
+  std::string out;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return out;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0)
+    out.append(buffer, n);
+  pclose(pipe);
+  return out;
+}
+
+TEST(GomocupCommandTest, RunsAsRenjuGomocupAndAsPbrainRenju) {
+  // Managers end lines with CRLF.
+  const std::string script =
+      "printf 'START 15\\r\\nINFO rule 4\\r\\nBEGIN\\r\\nTURN "
+      "8,6\\r\\nEND\\r\\n'";
+  const std::string bin = RENJU_BINARY_DIR;
+  for (const std::string& engine :
+       {bin + "/renju gomocup --brain tactical --seed 7",
+        bin + "/pbrain-renju --brain tactical --seed 7"}) {
+    const std::string out = RunShell(script + " | " + engine + " 2>/dev/null");
+    EXPECT_TRUE(absl::StartsWith(out, "OK\n7,7\n")) << engine << ": " << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 3) << out;
+  }
+  EXPECT_EQ(RunShell(script + " | " + bin + "/renju gomocup --brain tactical --seed 7"),
+            RunShell(script + " | " + bin + "/pbrain-renju --brain tactical --seed 7"));
+}
+
+}  // namespace
+}  // namespace renju

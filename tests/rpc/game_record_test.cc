@@ -1,0 +1,184 @@
+// The definition of a valid game record: what the trainer stores.
+#include "rpc/game_record.h"
+
+#include "gtest/gtest.h"
+
+namespace renju {
+namespace {
+
+int P(const char* name) { return PointIndex(*ParsePoint(name, 15), 15); }
+
+// A black win by five: h8 a1 i8 a2 j8 a3 k8 a4 l8, every ply searched.
+pb::GameRecord FiveGame() {
+  pb::GameRecord r;
+  r.set_uid("w-1");
+  r.set_variant(pb::RENJU);
+  r.set_board_size(15);
+  for (const char* m : {"h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8"}) {
+    pb::GamePly* ply = r.add_plies();
+    ply->set_move(P(m));
+    pb::SearchTarget* t = ply->mutable_target();
+    t->add_policy_points(P(m));
+    t->add_policy_probs(1.0f);
+    t->set_root_win(0.5f);
+    t->set_root_draw(0.2f);
+    t->set_root_loss(0.3f);
+    t->set_visits(10);
+    t->set_full_search(true);
+  }
+  r.set_result(pb::BLACK_WIN);
+  r.set_end_reason(pb::FIVE);
+  return r;
+}
+
+TEST(GameRecordTest, ValidGameReplays) {
+  absl::StatusOr<Game> game = ValidateGameRecord(FiveGame());
+  ASSERT_TRUE(game.ok()) << game.status();
+  EXPECT_EQ(game->result(), GameResult::kBlackWin);
+  EXPECT_EQ(NumTrainingPositions(FiveGame()), 9);
+}
+
+TEST(GameRecordTest, RejectsOccupiedAndOffBoardMoves) {
+  pb::GameRecord r = FiveGame();
+  r.mutable_plies(2)->set_move(P("h8"));
+  r.mutable_plies(2)->mutable_target()->set_policy_points(0, P("i8"));
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "ply 3: move 3 (h8) is on an occupied point");
+  r = FiveGame();
+  r.mutable_plies(4)->set_move(225);
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "ply 5: point 225 is off the 15x15 board");
+}
+
+TEST(GameRecordTest, RejectsForbiddenBlackMove) {
+  pb::GameRecord r;
+  r.set_uid("w-2");
+  r.set_variant(pb::RENJU);
+  for (const char* m : {"h9", "a1", "g8", "a2", "i8", "a3", "h7", "a4", "h8"}) {
+    r.add_plies()->set_move(P(m));
+  }
+  r.set_result(pb::WHITE_WIN);
+  r.set_end_reason(pb::FORBIDDEN_MOVE);
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "ply 9: black played h8, a forbidden point (double-three)");
+}
+
+TEST(GameRecordTest, RejectsMovesAfterTheEnd) {
+  pb::GameRecord r = FiveGame();
+  r.add_plies()->set_move(P("o15"));
+  EXPECT_NE(ValidateGameRecord(r).status().message().find(
+                "ply 10: move 10 (o15) comes after the end"),
+            std::string::npos)
+      << ValidateGameRecord(r).status();
+}
+
+TEST(GameRecordTest, RejectsResultsTheBoardContradicts) {
+  pb::GameRecord r = FiveGame();
+  r.set_result(pb::WHITE_WIN);
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "recorded result WHITE_WIN by FIVE but the board says black by five");
+  r = FiveGame();
+  r.mutable_plies()->RemoveLast();
+  r.set_end_reason(pb::FIVE);
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "recorded end FIVE but the board shows no finished game after 8 "
+            "moves");
+  r.set_end_reason(pb::RESIGNATION);
+  r.set_result(pb::WHITE_WIN);
+  EXPECT_TRUE(ValidateGameRecord(r).ok());
+  r.set_end_reason(pb::MOVE_CAP);
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "a move-cap game must be a draw");
+  // Found by game_record_fuzzer: an enum number outside GameResult on the
+  // wire was stored as a resignation's result.
+  r.set_end_reason(pb::RESIGNATION);
+  r.set_result(static_cast<pb::GameResult>(7));
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "result 7 is not a known result (black win, white win, draw)");
+}
+
+TEST(GameRecordTest, RejectsMalformedTargets) {
+  pb::GameRecord r = FiveGame();
+  r.mutable_plies(1)->mutable_target()->set_policy_probs(0, 0.5f);
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "ply 2: policy target sums to 0.5, not 1");
+  r = FiveGame();
+  r.mutable_plies(1)->mutable_target()->set_policy_points(0, P("h8"));
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "ply 2: policy target on h8, which is not a legal move");
+  r = FiveGame();
+  r.mutable_plies(0)->mutable_target()->set_root_win(0.9f);
+  EXPECT_NE(ValidateGameRecord(r).status().message().find(
+                "ply 1: root win+draw+loss is"),
+            std::string::npos);
+  r = FiveGame();
+  r.mutable_plies(0)->mutable_target()->add_policy_points(P("a1"));
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "ply 1: policy points and probabilities differ in length");
+  r = FiveGame();
+  r.set_variant(static_cast<pb::Variant>(17));
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "unknown rule variant 17");
+  r = FiveGame();
+  r.mutable_plies(0)->mutable_target()->set_policy_probs(0, 0.5f);
+  r.mutable_plies(0)->mutable_target()->add_policy_points(P("h8"));
+  r.mutable_plies(0)->mutable_target()->add_policy_probs(0.5f);
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "ply 1: policy target names h8 twice");
+  r = FiveGame();
+  r.set_uid("../../etc/passwd");
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "uid may hold only letters, digits, '-', '_' and '.', and may not "
+            "start with '.'");
+  r = FiveGame();
+  r.set_opening(std::string(101, 'x'));
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "opening name of 101 characters; at most 100");
+  r = FiveGame();
+  r.set_board_size(19);
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "renju is played on 15 x 15 only, not 19 x 19");
+}
+
+TEST(GameRecordTest, PositionsFromMovesOrStones) {
+  pb::Position moves;
+  moves.set_variant(pb::RENJU);
+  for (const char* m : {"h8", "h9", "i8"}) moves.add_moves(P(m));
+  absl::StatusOr<Game> game = GameFromPosition(moves);
+  ASSERT_TRUE(game.ok());
+  EXPECT_EQ(game->side_to_move(), Color::kWhite);
+
+  pb::Position stones;
+  stones.set_variant(pb::RENJU);
+  stones.add_black(P("h8"));
+  stones.add_white(P("h9"));
+  stones.set_side_to_move(pb::BLACK);
+  game = GameFromPosition(stones);
+  ASSERT_TRUE(game.ok()) << game.status();
+  EXPECT_EQ(game->board().num_stones(), 2);
+  EXPECT_EQ(game->side_to_move(), Color::kBlack);
+
+  stones.add_white(P("h8"));
+  EXPECT_EQ(GameFromPosition(stones).status().message(),
+            "white stone on h8: the point is already occupied");
+  pb::Position both = moves;
+  both.add_black(P("a1"));
+  EXPECT_FALSE(GameFromPosition(both).ok());
+  pb::Position forbidden;
+  forbidden.set_variant(pb::RENJU);
+  for (const char* m : {"h9", "a1", "g8", "a2", "i8", "a3", "h7", "a4", "h8"}) {
+    forbidden.add_moves(P(m));
+  }
+  EXPECT_EQ(GameFromPosition(forbidden).status().message(),
+            "move 9 (h8) is forbidden for black (double-three)");
+  pb::Position five;
+  five.set_variant(pb::RENJU);
+  for (const char* m : {"h8", "i8", "j8", "k8", "l8"}) five.add_black(P(m));
+  for (const char* m : {"a1", "a2", "a3", "a4"}) five.add_white(P(m));
+  five.set_side_to_move(pb::WHITE);
+  EXPECT_EQ(GameFromPosition(five).status().message(),
+            "black already has five in a row");
+}
+
+}  // namespace
+}  // namespace renju

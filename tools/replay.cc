@@ -1,0 +1,268 @@
+#include "tools/replay.h"
+
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "rules/record.h"
+#include "tools/game_jsonl.h"
+#include "tools/rif.h"
+
+namespace renju {
+namespace {
+
+using OrderedJson = nlohmann::ordered_json;
+
+enum class Format { kMoveList, kPsq, kSgf, kRif, kJsonl };
+
+Format DetectFormat(const std::string& path, absl::string_view text) {
+  const std::string lower = absl::AsciiStrToLower(path);
+  if (absl::EndsWith(lower, ".psq")) return Format::kPsq;
+  if (absl::EndsWith(lower, ".sgf")) return Format::kSgf;
+  if (absl::EndsWith(lower, ".rif") || absl::EndsWith(lower, ".xml")) {
+    return Format::kRif;
+  }
+  if (absl::EndsWith(lower, ".jsonl") || absl::EndsWith(lower, ".json")) {
+    return Format::kJsonl;
+  }
+  absl::ConsumePrefix(&text, "\xEF\xBB\xBF");
+  text = absl::StripLeadingAsciiWhitespace(text);
+  if (absl::StartsWith(text, "Piskvork")) return Format::kPsq;
+  if (absl::StartsWith(text, "(")) return Format::kSgf;
+  if (absl::StartsWith(text, "<")) return Format::kRif;
+  if (absl::StartsWith(text, "{")) return Format::kJsonl;
+  return Format::kMoveList;
+}
+
+absl::StatusOr<std::vector<GameRecord>> ReadRecords(Format format,
+                                                    absl::string_view text) {
+  switch (format) {
+    case Format::kPsq: {
+      absl::StatusOr<GameRecord> record = ReadPsq(text);
+      if (!record.ok()) return record.status();
+      return std::vector<GameRecord>{std::move(*record)};
+    }
+    case Format::kSgf:
+      return ReadSgf(text);
+    case Format::kRif: {
+      absl::StatusOr<std::vector<RifGame>> games = ReadRif(text);
+      if (!games.ok()) return games.status();
+      std::vector<GameRecord> records;
+      for (RifGame& game : *games) records.push_back(std::move(game.record));
+      return records;
+    }
+    case Format::kJsonl:
+      return ReadGameJsonl(text);
+    case Format::kMoveList:
+      return ReadMoveLists(text);
+  }
+  return absl::InternalError("unknown format");
+}
+
+OrderedJson ResultJson(const std::optional<GameResult>& result) {
+  if (!result.has_value()) return nullptr;
+  return std::string(GameResultName(*result));
+}
+
+// Counts over all games. The two consistency checks:
+//  - disagreements: the game ended ON THE BOARD (a five, a full board, two
+//    passes) and the record claims a different result. A game with no
+//    result on the board (resignation, time, a claimed forbidden move)
+//    cannot disagree, whatever it records.
+//  - forbidden_last_move: games whose last move played is a flagged
+//    forbidden move, by recorded result. "white" is white claiming it at
+//    once (consistent); "black" credits black with a game whose last move
+//    was forbidden, e.g. a black overline scored as a win: a likely label
+//    or rule anomaly (it is forgiven only if white resigned instead of
+//    claiming).
+class Summary {
+ public:
+  void Add(const GameRecord& record, const ReplayedGame& replay) {
+    ++games_;
+    moves_ += record.moves.size();
+    if (replay.illegal.has_value()) ++illegal_;
+    const Game& game = replay.game;
+    ++result_[std::string(GameResultName(game.result()))];
+    ++recorded_[RecordedKey(record.result)];
+    const auto& forbidden = game.forbidden_played();
+    if (!forbidden.empty()) ++forbidden_games_;
+    for (const ForbiddenMoveRecord& f : forbidden) {
+      ++kinds_[std::string(ForbiddenKindName(f.kind))];
+    }
+    if (!forbidden.empty() && forbidden.back().ply == game.ply()) {
+      ++forbidden_last_[RecordedKey(record.result)];
+    }
+    if (game.over() && record.result.has_value() &&
+        *record.result != game.result()) {
+      ++disagreements_;
+    }
+  }
+
+  OrderedJson ToJson() const {
+    OrderedJson s;
+    s["games"] = games_;
+    s["moves"] = moves_;
+    s["illegal"] = illegal_;
+    s["result"] = Counts(result_, {"black", "white", "draw", "ongoing"});
+    s["recorded_result"] =
+        Counts(recorded_, {"black", "white", "draw", "null"});
+    int moves = 0;
+    for (const auto& [kind, n] : kinds_) moves += n;
+    s["forbidden_games"] = forbidden_games_;
+    s["forbidden_moves"] = moves;
+    s["forbidden_kinds"] =
+        Counts(kinds_, {"double-three", "double-four", "overline"});
+    s["forbidden_last_move"] =
+        Counts(forbidden_last_, {"black", "white", "draw", "null"});
+    s["disagreements"] = disagreements_;
+    return {{"summary", s}};
+  }
+
+ private:
+  static std::string RecordedKey(const std::optional<GameResult>& r) {
+    return r.has_value() ? std::string(GameResultName(*r)) : "null";
+  }
+  static OrderedJson Counts(const std::map<std::string, int>& counts,
+                            std::initializer_list<const char*> keys) {
+    OrderedJson out = OrderedJson::object();
+    for (const char* key : keys) {
+      const auto it = counts.find(key);
+      out[key] = it == counts.end() ? 0 : it->second;
+    }
+    return out;
+  }
+
+  int games_ = 0;
+  int64_t moves_ = 0;
+  int illegal_ = 0;
+  int forbidden_games_ = 0;
+  int disagreements_ = 0;
+  std::map<std::string, int> result_, recorded_, kinds_, forbidden_last_;
+};
+
+OrderedJson GameJson(int index, const GameRecord& record,
+                     const ReplayedGame& replay) {
+  OrderedJson moves = OrderedJson::array();
+  for (Move m : record.moves) moves.push_back(MoveName(m));
+  OrderedJson illegal = nullptr;
+  if (replay.illegal.has_value()) {
+    illegal = {
+        {"ply", replay.illegal->ply},
+        {"move", MoveName(replay.illegal->move)},
+        {"reason", std::string(IllegalReasonName(replay.illegal->reason))}};
+  }
+  OrderedJson forbidden = OrderedJson::array();
+  for (const ForbiddenMoveRecord& f : replay.game.forbidden_played()) {
+    forbidden.push_back({{"ply", f.ply},
+                         {"move", PointName(f.point)},
+                         {"kind", std::string(ForbiddenKindName(f.kind))}});
+  }
+  return {{"game", index},
+          {"moves", std::move(moves)},
+          {"result", std::string(GameResultName(replay.game.result()))},
+          {"recorded_result", ResultJson(record.result)},
+          {"illegal", std::move(illegal)},
+          {"forbidden_played", std::move(forbidden)}};
+}
+
+std::string GameText(int index, const GameRecord& record,
+                     const ReplayedGame& replay) {
+  const Game& game = replay.game;
+  std::string out = absl::StrCat("game ", index, " (");
+  if (record.line > 0) absl::StrAppend(&out, "line ", record.line, ", ");
+  absl::StrAppend(&out, VariantName(game.variant()), "): ", record.moves.size(),
+                  " moves: ", MoveListString(record.moves),
+                  "\n  result: ", GameResultName(game.result()));
+  if (game.over()) {
+    absl::StrAppend(&out, " by ", EndReasonName(game.end_reason()));
+  }
+  absl::StrAppend(&out, "; recorded: ",
+                  record.result ? GameResultName(*record.result) : "none",
+                  "\n");
+  for (const ForbiddenMoveRecord& f : game.forbidden_played()) {
+    absl::StrAppend(&out, "  forbidden move played: ", f.ply, ". ",
+                    PointName(f.point), " (", ForbiddenKindName(f.kind), ")\n");
+  }
+  if (replay.illegal.has_value()) {
+    absl::StrAppend(&out, "  illegal: move ", replay.illegal->ply, ". ",
+                    MoveName(replay.illegal->move), " (",
+                    IllegalReasonName(replay.illegal->reason), ")\n");
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// The rule a record is replayed under.
+Variant VariantOf(const GameRecord& record, std::optional<Variant> rule) {
+  return rule.value_or(record.variant.value_or(Variant::kRenju));
+}
+
+// Reads every record of `path`, checking each game's board size before any
+// output, so a bad file never gives a partial report.
+absl::StatusOr<std::vector<GameRecord>> ReadCheckedRecords(
+    const std::string& path, std::optional<Variant> rule) {
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<std::vector<GameRecord>> records =
+      ReadRecords(DetectFormat(path, *text), *text);
+  if (!records.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": ", records.status().message()));
+  }
+  for (size_t i = 0; i < records->size(); ++i) {
+    const GameRecord& record = (*records)[i];
+    if (absl::Status s = ValidateBoardSize(VariantOf(record, rule), record.size);
+        !s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": line ", record.line, ": game ", i + 1, ": ",
+                       s.message(), " (pass --rule)"));
+    }
+  }
+  return records;
+}
+
+}  // namespace
+
+absl::Status ReplayFile(const std::string& path, std::optional<Variant> rule,
+                        bool jsonl) {
+  absl::StatusOr<std::vector<GameRecord>> records =
+      ReadCheckedRecords(path, rule);
+  if (!records.ok()) return records.status();
+  std::ios::sync_with_stdio(false);
+  Summary summary;
+  for (size_t i = 0; i < records->size(); ++i) {
+    const GameRecord& record = (*records)[i];
+    absl::StatusOr<ReplayedGame> replay =
+        ReplayRecord(record, VariantOf(record, rule));
+    if (!replay.ok()) return replay.status();  // checked above
+    summary.Add(record, *replay);
+    if (jsonl) {
+      std::cout << GameJson(i + 1, record, *replay).dump() << '\n';
+    } else {
+      std::cout << GameText(i + 1, record, *replay);
+    }
+  }
+  const OrderedJson totals = summary.ToJson();
+  std::cout << (jsonl ? totals.dump() : "summary: " + totals["summary"].dump())
+            << '\n';
+  std::cout.flush();
+  return absl::OkStatus();
+}
+
+}  // namespace renju

@@ -1,0 +1,96 @@
+#include "trainer/publisher.h"
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "arena/gating.h"
+#include "base/logging.h"
+#include "rpc/sha256.h"
+#include "trainer/plots.h"
+#include "trainer/ratings.h"
+
+namespace renju {
+
+namespace fs = std::filesystem;
+
+int64_t NowUnixMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+absl::Status Publisher::Publish(int64_t generation, const std::string& path,
+                                int64_t step, int64_t games_seen) {
+  absl::StatusOr<std::string> sha = Sha256OfFile(path);
+  if (!sha.ok()) return sha.status();
+  absl::StatusOr<std::optional<ModelEntry>> best = store_->BestModel();
+  if (!best.ok()) return best.status();
+  ModelEntry model;
+  model.generation = generation;
+  model.parent_generation = best->has_value() ? (*best)->generation : -1;
+  model.training_step = step;
+  model.games_seen = games_seen;
+  model.path = path;
+  model.sha256 = *sha;
+  model.size_bytes = static_cast<int64_t>(fs::file_size(path));
+  model.created_unix_ms = NowUnixMs();
+  model.status = best->has_value() ? "candidate" : "best";
+  if (absl::Status s = store_->RegisterModel(model); !s.ok()) return s;
+  if (!best->has_value()) {
+    RENJU_LOG(INFO) << "generation " << generation << " registered as best";
+    return absl::OkStatus();
+  }
+
+  // The match rates the generation and, with gating on, decides it.
+  const bool play = config_.arena().gating() || config_.arena().rate_generations();
+  if (play) {
+    RENJU_LOG(INFO) << "generation " << generation << " plays generation "
+                    << (*best)->generation << " ("
+                    << config_.arena().games() << " games)";
+    CheckpointMatchOptions options;
+    options.out_dir = (fs::path(run_dir_) / "matches" /
+                       absl::StrCat("gen", generation, "-vs-gen",
+                                    (*best)->generation))
+                          .string();
+    options.seed = config_.seed() + static_cast<uint64_t>(generation);
+    options.stop = stop_;
+    absl::StatusOr<ArenaSummary> summary =
+        RunCheckpointMatch(config_, path, (*best)->path, options);
+    if (!summary.ok()) return summary.status();
+    const GateResult gate = config_.arena().gating()
+                                ? GateDecision(*summary, config_.arena())
+                                : GateResult{true, true, "gating off", *summary,
+                                             ArenaSummaryJson(*summary)};
+    if (absl::StatusOr<int64_t> id = matches_->AddMatch(MatchResultFromSummary(
+            *summary, generation, (*best)->generation, NowUnixMs()));
+        !id.ok()) {
+      return id.status();
+    }
+    model.status = gate.promote ? "best" : "rejected";
+    model.match_summary = ArenaSummaryJson(*summary);
+    RENJU_LOG(INFO) << "generation " << generation << " "
+                    << (gate.promote ? "promoted" : "rejected") << ": "
+                    << gate.reason;
+  } else {
+    model.status = "best";
+  }
+  if (absl::Status s = store_->UpdateModel(model); !s.ok()) return s;
+  RefreshRatings();
+  return absl::OkStatus();
+}
+
+void Publisher::RefreshRatings() {
+  absl::StatusOr<RatingTable> table = UpdateRatings(*store_, *matches_, run_dir_);
+  if (!table.ok()) {
+    RENJU_LOG(WARNING) << "ratings not updated: " << table.status();
+    return;
+  }
+  RENJU_LOG(INFO) << "ratings:\n" << RatingsText(*table);
+  absl::StatusOr<std::vector<std::string>> plots = WritePlots(
+      run_dir_, *table, (fs::path(run_dir_) / "training.csv").string());
+  if (!plots.ok()) RENJU_LOG(WARNING) << "plots not drawn: " << plots.status();
+}
+
+}  // namespace renju
