@@ -9,14 +9,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
+#include "base/file_util.h"
+#include "base/logging.h"
+#include "base/random.h"
+#include "rpc/game_record.h"
 #include "rules/canonical_openings.h"
 #include "rules/game.h"
-#include "base/logging.h"
 #include "rules/record.h"
 #include "rules/symmetry.h"
-#include "base/random.h"
-#include "base/file_util.h"
-#include "rpc/game_record.h"
 
 namespace renju {
 namespace {

@@ -27,12 +27,12 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "proto/game.pb.h"
-#include "rules/types.h"
 #include "arena/arena_players.h"
 #include "arena/arena_summary.h"
 #include "arena/match_stats.h"
 #include "arena/opening_book.h"
+#include "proto/game.pb.h"
+#include "rules/types.h"
 
 namespace renju {
 

@@ -21,11 +21,11 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "gomocup/gomocup_client.h"
+#include "nn/evaluator_stack.h"
 #include "rules/game.h"
 #include "search/evaluator.h"
 #include "search/search_params.h"
-#include "nn/evaluator_stack.h"
-#include "gomocup/gomocup_client.h"
 
 namespace renju {
 

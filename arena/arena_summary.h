@@ -11,8 +11,8 @@
 #include <optional>
 #include <string>
 
-#include "gomocup/gomocup_client.h"
 #include "arena/match_stats.h"
+#include "gomocup/gomocup_client.h"
 
 namespace renju {
 

@@ -5,9 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/file_util.h"
 #include "config/config.h"
 #include "config/evaluator_config.h"
-#include "base/file_util.h"
 
 namespace renju {
 namespace {

@@ -14,9 +14,9 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "proto/config.pb.h"
 #include "arena/arena.h"
 #include "arena/arena_summary.h"
+#include "proto/config.pb.h"
 
 namespace renju {
 

@@ -31,11 +31,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/notification.h"
+#include "base/logging.h"
 #include "nn/batched_evaluator.h"
 #include "nn/encoding.h"
 #include "nn/model.h"
 #include "nn/symmetry_evaluator.h"
-#include "base/logging.h"
 
 namespace renju {
 namespace {

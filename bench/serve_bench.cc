@@ -22,10 +22,10 @@
 #include "absl/strings/str_split.h"
 #include "base/random.h"
 #include "config/config.h"
-#include "rpc/game_record.h"
-#include "tools/load_test.h"
-#include "tools/args.h"
 #include "inference/inference_service.h"
+#include "rpc/game_record.h"
+#include "tools/args.h"
+#include "tools/load_test.h"
 
 namespace renju {
 namespace {

@@ -27,9 +27,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/logging.h"
 #include "nn/model.h"
 #include "nn/network.h"
-#include "base/logging.h"
 #include "rpc/game_record.h"
 #include "tests/trainer/synthetic_games.h"
 #include "trainer/game_store.h"

@@ -11,8 +11,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "rules/forbidden.h"
 #include "base/logging.h"
+#include "rules/forbidden.h"
 
 namespace renju {
 namespace {

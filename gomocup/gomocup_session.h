@@ -16,8 +16,8 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
-#include "rules/game.h"
 #include "gomocup/gomocup_protocol.h"
+#include "rules/game.h"
 
 namespace renju {
 

@@ -3,10 +3,10 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "search/search.h"
-#include "search/stoppers.h"
 #include "config/config.h"
 #include "config/evaluator_config.h"
+#include "search/search.h"
+#include "search/stoppers.h"
 
 namespace renju {
 namespace {

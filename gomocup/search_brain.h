@@ -13,8 +13,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "proto/config.pb.h"
 #include "gomocup/gomocup_protocol.h"
+#include "proto/config.pb.h"
 
 namespace renju {
 

@@ -3,8 +3,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "rules/board.h"
 #include "gomocup/gomocup_protocol.h"
+#include "rules/board.h"
 
 namespace renju {
 namespace {

@@ -10,10 +10,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "base/logging.h"
-#include "search/search.h"
-#include "search/stoppers.h"
 #include "config/config.h"
 #include "rpc/game_record.h"
+#include "search/search.h"
+#include "search/stoppers.h"
 
 namespace renju {
 namespace {

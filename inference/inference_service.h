@@ -36,10 +36,10 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
-#include "proto/config.pb.h"
-#include "proto/inference.grpc.pb.h"
 #include "base/notification.h"
 #include "nn/evaluator_stack.h"
+#include "proto/config.pb.h"
+#include "proto/inference.grpc.pb.h"
 #include "rpc/trainer_client.h"
 
 namespace renju {

@@ -6,12 +6,12 @@
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
-#include "config/evaluator_config.h"
-#include "nn/checkpoint.h"
-#include "base/logging.h"
 #include "base/file_util.h"
-#include "rpc/sha256.h"
+#include "base/logging.h"
+#include "config/evaluator_config.h"
 #include "inference/inference_service.h"
+#include "nn/checkpoint.h"
+#include "rpc/sha256.h"
 
 namespace renju {
 namespace {

@@ -27,10 +27,10 @@
 #include "absl/status/statusor.h"
 #include "proto/game.pb.h"
 #include "proto/inference.grpc.pb.h"
+#include "rpc/rpc.h"
 #include "rules/game.h"
 #include "search/evaluation_queue.h"
 #include "search/evaluator.h"
-#include "rpc/rpc.h"
 
 namespace renju {
 

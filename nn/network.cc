@@ -5,8 +5,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "nn/encoding.h"
 #include "base/logging.h"
+#include "nn/encoding.h"
 
 namespace renju {
 namespace {

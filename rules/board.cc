@@ -1,7 +1,7 @@
 #include "rules/board.h"
 
-#include "rules/line_table.h"
 #include "base/logging.h"
+#include "rules/line_table.h"
 
 namespace renju {
 namespace {

@@ -4,8 +4,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/logging.h"
-#include "search/legal_moves.h"
 #include "base/random.h"
+#include "search/legal_moves.h"
 
 namespace renju {
 namespace {

@@ -34,10 +34,10 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/random.h"
 #include "rules/game.h"
 #include "search/evaluator.h"
 #include "search/node.h"
-#include "base/random.h"
 #include "search/search_params.h"
 #include "search/search_result.h"
 #include "search/stoppers.h"

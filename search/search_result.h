@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/random.h"
 #include "rules/types.h"
 #include "search/node.h"
-#include "base/random.h"
 #include "search/search_params.h"
 #include "search/tactics.h"
 

@@ -1,7 +1,7 @@
 #include "search/vcf.h"
 
-#include "rules/forbidden.h"
 #include "base/logging.h"
+#include "rules/forbidden.h"
 
 namespace renju {
 

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "base/random.h"
 #include "proto/config.pb.h"
 #include "rules/types.h"
 #include "search/evaluator.h"
-#include "base/random.h"
 
 namespace renju {
 

@@ -2,10 +2,10 @@
 
 #include <chrono>
 
-#include "search/search.h"
-#include "search/stoppers.h"
 #include "config/config.h"
 #include "rpc/game_record.h"
+#include "search/search.h"
+#include "search/stoppers.h"
 #include "selfplay/openings.h"
 
 namespace renju {

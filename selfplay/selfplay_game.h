@@ -10,10 +10,10 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "base/random.h"
 #include "proto/config.pb.h"
 #include "proto/game.pb.h"
 #include "search/evaluator.h"
-#include "base/random.h"
 #include "search/search_params.h"
 
 namespace renju {

@@ -15,8 +15,8 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
-#include "proto/game.pb.h"
 #include "nn/evaluator_stack.h"
+#include "proto/game.pb.h"
 #include "selfplay/selfplay_game.h"
 
 namespace renju {

@@ -12,9 +12,9 @@
 #include "absl/synchronization/mutex.h"
 #include "base/logging.h"
 #include "config/evaluator_config.h"
+#include "rpc/trainer_client.h"
 #include "selfplay/game_directory.h"
 #include "selfplay/selfplay_runner.h"
-#include "rpc/trainer_client.h"
 
 namespace renju {
 namespace {

@@ -17,9 +17,9 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "arena/arena.h"
+#include "base/file_util.h"
 #include "config/config.h"
 #include "config/evaluator_config.h"
-#include "base/file_util.h"
 #include "tools/command_util.h"
 #include "tools/progress.h"
 

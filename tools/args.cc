@@ -2,10 +2,10 @@
 
 #include <cstdint>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/match.h"
 #include "base/logging.h"
 
 namespace renju {

@@ -12,9 +12,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "config/config.h"
-#include "tools/command_util.h"
 #include "gomocup/gomocup_protocol.h"
 #include "gomocup/search_brain.h"
+#include "tools/command_util.h"
 
 namespace renju::commands {
 namespace {

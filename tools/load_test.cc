@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "rules/game.h"
 #include "rpc/game_record.h"
+#include "rules/game.h"
 
 namespace renju {
 

@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "proto/game.pb.h"
 #include "base/random.h"
+#include "proto/game.pb.h"
 
 namespace renju {
 

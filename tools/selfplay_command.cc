@@ -10,17 +10,17 @@
 #include <thread>
 
 #include "absl/strings/str_format.h"
+#include "base/file_util.h"
 #include "base/logging.h"
 #include "config/config.h"
 #include "config/evaluator_config.h"
-#include "base/file_util.h"
-#include "selfplay/game_directory.h"
 #include "inference/remote_evaluator.h"
+#include "selfplay/game_directory.h"
 #include "selfplay/selfplay_runner.h"
 #include "selfplay/selfplay_stats.h"
+#include "selfplay/worker.h"
 #include "tools/command_util.h"
 #include "tools/progress.h"
-#include "selfplay/worker.h"
 
 namespace renju::commands {
 namespace {

@@ -35,25 +35,25 @@
 #include <thread>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "absl/base/thread_annotations.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "base/file_util.h"
+#include "base/random.h"
+#include "config/config.h"
 #include "nn/checkpoint.h"
 #include "nn/model.h"
 #include "proto/inference.grpc.pb.h"
 #include "proto/trainer.grpc.pb.h"
-#include "rules/game.h"
-#include "base/random.h"
-#include "config/config.h"
-#include "base/file_util.h"
-#include "rpc/sha256.h"
 #include "rpc/game_record.h"
+#include "rpc/rpc.h"
+#include "rpc/sha256.h"
+#include "rules/game.h"
+#include "tools/command_util.h"
 #include "tools/load_test.h"
 #include "tools/soak_trainer.h"
-#include "rpc/rpc.h"
-#include "tools/command_util.h"
 #include "tools/subprocess.h"
 
 namespace renju {

@@ -20,8 +20,8 @@
 #include "absl/synchronization/mutex.h"
 #include "nn/encoding.h"
 #include "nn/network.h"
-#include "nn/torch_util.h"
 #include "nn/tensor_file.h"
+#include "nn/torch_util.h"
 #include "trainer/distributed.h"
 
 namespace renju {

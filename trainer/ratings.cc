@@ -10,8 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "nlohmann/json.hpp"
 #include "base/file_util.h"
+#include "nlohmann/json.hpp"
 
 namespace renju {
 namespace {

@@ -5,9 +5,9 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "nn/encoding.h"
 #include "base/logging.h"
 #include "base/random.h"
+#include "nn/encoding.h"
 #include "rpc/game_record.h"
 
 namespace renju {

@@ -5,8 +5,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "base/logging.h"
 #include "base/file_util.h"
+#include "base/logging.h"
 #include "rpc/game_record.h"
 #include "rpc/rpc.h"
 

@@ -12,10 +12,10 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "nn/model.h"
 #include "base/logging.h"
 #include "base/random.h"
 #include "config/config.h"
+#include "nn/model.h"
 #include "trainer/distributed.h"
 #include "trainer/plots.h"
 

@@ -11,15 +11,15 @@
 #include <mutex>
 
 #include "absl/strings/str_format.h"
-#include "gtest/gtest.h"
-#include "nn/model.h"
-#include "nlohmann/json.hpp"
-#include "rules/record.h"
+#include "arena/gating.h"
+#include "base/file_util.h"
 #include "config/config.h"
 #include "config/evaluator_config.h"
-#include "base/file_util.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "nn/model.h"
 #include "rpc/game_record.h"
-#include "arena/gating.h"
+#include "rules/record.h"
 
 namespace renju {
 namespace {

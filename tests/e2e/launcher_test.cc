@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
-#include "gtest/gtest.h"
 #include "base/file_util.h"
+#include "gtest/gtest.h"
 
 namespace renju {
 namespace {

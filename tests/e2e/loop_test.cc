@@ -15,8 +15,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "gtest/gtest.h"
 #include "base/file_util.h"
+#include "gtest/gtest.h"
 #include "rpc/trainer_client.h"
 #include "tools/subprocess.h"
 #include "trainer/game_store.h"

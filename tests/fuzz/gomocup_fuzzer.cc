@@ -10,8 +10,8 @@
 #include <memory>
 #include <string>
 
-#include "tests/fuzz/fuzz_util.h"
 #include "gomocup/gomocup_protocol.h"
+#include "tests/fuzz/fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace renju;

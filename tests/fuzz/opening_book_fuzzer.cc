@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "rules/game.h"
 #include "arena/opening_book.h"
+#include "rules/game.h"
 #include "tests/fuzz/fuzz_util.h"
 
 namespace renju::fuzz {

@@ -17,9 +17,9 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "base/notification.h"
 #include "gtest/gtest.h"
 #include "rules/forbidden.h"
-#include "base/notification.h"
 
 namespace renju {
 namespace {

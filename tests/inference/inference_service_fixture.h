@@ -11,8 +11,8 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "tests/inference/serve_test_util.h"
 #include "inference/inference_service.h"
+#include "tests/inference/serve_test_util.h"
 
 namespace renju::testing {
 

@@ -11,11 +11,11 @@
 #include <chrono>
 #include <thread>
 
+#include "base/notification.h"
 #include "config/evaluator_config.h"
 #include "gtest/gtest.h"
-#include "proto/health.grpc.pb.h"
-#include "base/notification.h"
 #include "inference/remote_evaluator.h"
+#include "proto/health.grpc.pb.h"
 #include "tests/inference/inference_service_fixture.h"
 
 namespace renju {

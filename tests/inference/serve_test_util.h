@@ -14,13 +14,13 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "base/file_util.h"
+#include "config/config.h"
 #include "gtest/gtest.h"
 #include "nn/model.h"
 #include "proto/trainer.grpc.pb.h"
-#include "config/config.h"
-#include "base/file_util.h"
-#include "rpc/sha256.h"
 #include "rpc/game_record.h"
+#include "rpc/sha256.h"
 
 namespace renju::testing {
 

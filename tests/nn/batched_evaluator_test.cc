@@ -6,10 +6,10 @@
 #include <thread>
 #include <vector>
 
+#include "base/notification.h"
 #include "gtest/gtest.h"
 #include "nn/encoding.h"
 #include "nn/output.h"
-#include "base/notification.h"
 #include "tests/nn/test_util.h"
 
 namespace renju {

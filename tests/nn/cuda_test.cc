@@ -14,13 +14,13 @@
 #include <thread>
 #include <vector>
 
+#include "base/notification.h"
 #include "gtest/gtest.h"
 #include "nn/batched_evaluator.h"
 #include "nn/encoding.h"
 #include "nn/model.h"
 #include "nn/network.h"
 #include "nn/output.h"
-#include "base/notification.h"
 #include "tests/nn/test_util.h"
 
 namespace renju {

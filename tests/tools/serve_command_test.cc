@@ -11,10 +11,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "gtest/gtest.h"
-#include "tests/tools/run_command.h"
-#include "tests/inference/serve_test_util.h"
 #include "gomocup/search_brain.h"
+#include "gtest/gtest.h"
+#include "tests/inference/serve_test_util.h"
+#include "tests/tools/run_command.h"
 
 namespace renju {
 namespace {

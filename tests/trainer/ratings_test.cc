@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <string>
 
+#include "base/file_util.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "base/file_util.h"
 #include "trainer/match_store.h"
 #include "trainer/plots.h"
 

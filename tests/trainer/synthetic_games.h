@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "proto/game.pb.h"
-#include "rules/game.h"
 #include "base/random.h"
+#include "proto/game.pb.h"
 #include "rpc/game_record.h"
+#include "rules/game.h"
 
 namespace renju::testing {
 

@@ -9,11 +9,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "gtest/gtest.h"
 #include "base/file_util.h"
-#include "rpc/sha256.h"
+#include "gtest/gtest.h"
 #include "rpc/game_record.h"
 #include "rpc/rpc.h"
+#include "rpc/sha256.h"
 #include "rpc/trainer_client.h"
 
 namespace renju {

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "absl/synchronization/mutex.h"
+#include "config/config.h"
 #include "gtest/gtest.h"
 #include "nn/model.h"
-#include "config/config.h"
 #include "rpc/game_record.h"
 #include "tests/trainer/training_test_util.h"
 #include "trainer/distributed.h"
