@@ -23,9 +23,13 @@ namespace {
 constexpr absl::Duration kMinSearchTime = absl::Milliseconds(20);
 // The search stops this share of the remaining time before the deadline,
 // within the bounds below, leaving room for playouts in flight and the reply.
+// On a busy 2-core machine (an ASan build beside other tests) those took
+// 345 ms past the stop time: a client that gives seconds gets its answer in
+// time rather than DEADLINE_EXCEEDED. A client that wants all of its time
+// searched sets time_ms.
 constexpr int kDeadlineMarginDivisor = 5;
 constexpr absl::Duration kMinDeadlineMargin = absl::Milliseconds(10);
-constexpr absl::Duration kMaxDeadlineMargin = absl::Milliseconds(100);
+constexpr absl::Duration kMaxDeadlineMargin = absl::Seconds(1);
 constexpr int kDefaultCandidates = 5;
 
 grpc::Status Invalid(absl::string_view what) {
