@@ -94,10 +94,6 @@ constexpr uint32_t StoneBits(Cell stone, int k) {
   return 0;
 }
 
-// Unit steps of the four directions in (x, y), in Direction order.
-constexpr int kDx[kNumDirections] = {1, 0, 1, 1};
-constexpr int kDy[kNumDirections] = {0, 1, 1, -1};
-
 }  // namespace
 
 absl::string_view DirectionName(Direction d) {
@@ -147,8 +143,6 @@ Board::Board(Variant variant, int size) : variant_(variant), size_(size) {
       line_table::ShapeTable(variant != Variant::kFreestyle);
   table_[Index(Color::kWhite)] =
       line_table::ShapeTable(variant == Variant::kStandard);
-  exact_five_[Index(Color::kBlack)] = variant != Variant::kFreestyle;
-  exact_five_[Index(Color::kWhite)] = variant == Variant::kStandard;
 
   for (int cell = 0; cell < kNumCells; ++cell) {
     cells_[cell] = PointOf(cell).OnBoard(size_) ? Cell::kEmpty : Cell::kWall;
@@ -184,87 +178,6 @@ void Board::RebuildFromCells() {
   }
   for (int cell = 0; cell < kNumCells; ++cell) {
     if (cells_[cell] != Cell::kWall) RefreshSummary(cell);
-  }
-  RebuildWindows();
-}
-
-bool Board::WindowOnBoard(int x, int y, int d) const {
-  return Point(x, y).OnBoard(size_) &&
-         Point(x + 4 * kDx[d], y + 4 * kDy[d]).OnBoard(size_);
-}
-
-int Board::BlockersByScan(int x, int y, int d, Color c) const {
-  const Cell own = StoneOf(c);
-  const Cell opponent = StoneOf(Opponent(c));
-  int blockers = 0;
-  for (int i = 0; i < 5; ++i) {
-    blockers += at(Point(x + i * kDx[d], y + i * kDy[d])) == opponent;
-  }
-  if (exact_five_[Index(c)]) {
-    // Filling the window would join these stones into six or more.
-    for (int i : {-1, 5}) {
-      const Point flank(x + i * kDx[d], y + i * kDy[d]);
-      blockers += OnBoard(flank) && at(flank) == own;
-    }
-  }
-  return blockers;
-}
-
-int Board::CountOpenWindowsByScan(Color c) const {
-  int open = 0;
-  for (int y = 0; y < size_; ++y) {
-    for (int x = 0; x < size_; ++x) {
-      for (int d = 0; d < kNumDirections; ++d) {
-        open += WindowOnBoard(x, y, d) && BlockersByScan(x, y, d, c) == 0;
-      }
-    }
-  }
-  return open;
-}
-
-void Board::RebuildWindows() {
-  for (int c = 0; c < kNumColors; ++c) {
-    window_blockers_[c].fill(0);
-    open_windows_[c] = 0;
-    for (int y = 0; y < size_; ++y) {
-      for (int x = 0; x < size_; ++x) {
-        for (int d = 0; d < kNumDirections; ++d) {
-          if (!WindowOnBoard(x, y, d)) continue;
-          const int blockers = BlockersByScan(x, y, d, static_cast<Color>(c));
-          window_blockers_[c][(y * kMaxBoardSize + x) * kNumDirections + d] =
-              static_cast<uint8_t>(blockers);
-          open_windows_[c] += blockers == 0;
-        }
-      }
-    }
-  }
-}
-
-void Board::AddBlocker(int x, int y, int d, int colour, int delta) {
-  if (!WindowOnBoard(x, y, d)) return;
-  uint8_t& blockers =
-      window_blockers_[colour][(y * kMaxBoardSize + x) * kNumDirections + d];
-  if (delta > 0) {
-    if (blockers++ == 0) --open_windows_[colour];
-  } else {
-    if (--blockers == 0) ++open_windows_[colour];
-  }
-}
-
-// Touches at most 4 directions x (5 windows holding p + 2 windows p flanks).
-void Board::UpdateWindows(Point p, Color c, int delta) {
-  const int own = Index(c);
-  const int opponent = Index(Opponent(c));
-  for (int d = 0; d < kNumDirections; ++d) {
-    for (int k = 0; k < 5; ++k) {
-      AddBlocker(p.x - k * kDx[d], p.y - k * kDy[d], d, opponent, delta);
-    }
-    if (exact_five_[own]) {
-      // p is the point just before the window starting at p + 1 step, and
-      // just after the one starting at p - 5 steps.
-      AddBlocker(p.x + kDx[d], p.y + kDy[d], d, own, delta);
-      AddBlocker(p.x - 5 * kDx[d], p.y - 5 * kDy[d], d, own, delta);
-    }
   }
 }
 
@@ -327,7 +240,6 @@ void Board::Place(Point p, Color c) {
   hash_ ^= kZobrist.keys[Index(c)][cell];
   ++num_stones_;
   SetStoneBits(cell, StoneOf(c), true);
-  UpdateWindows(p, c, +1);
 }
 
 void Board::Remove(Point p) {
@@ -340,7 +252,6 @@ void Board::Remove(Point p) {
   hash_ ^= kZobrist.keys[Index(c)][cell];
   --num_stones_;
   SetStoneBits(cell, stone, false);
-  UpdateWindows(p, c, -1);
 }
 
 bool Board::IsConsistent() const {
@@ -355,9 +266,7 @@ bool Board::IsConsistent() const {
     if (fresh.shapes_[c] != shapes_[c] ||
         fresh.five_points_[c] != five_points_[c] ||
         fresh.four_points_[c] != four_points_[c] ||
-        fresh.stones_[c] != stones_[c] ||
-        fresh.window_blockers_[c] != window_blockers_[c] ||
-        fresh.open_windows_[c] != open_windows_[c]) {
+        fresh.stones_[c] != stones_[c]) {
       return false;
     }
   }

@@ -14,13 +14,6 @@
 // Points outside size x size (the padding, and the unused part of the grid on
 // boards smaller than kMaxBoardSize) are walls.
 //
-// For every window of five points on the board (a start point and a
-// direction) and each colour, a small count of what blocks that colour's five
-// there (RULES.md §5): the opponent's stones inside the window and, where the
-// colour's five must be exact, its own stones on the two flanking points. A
-// window is open while its count is 0; the board keeps how many are open, so
-// "can this colour still make a five" is one comparison after every stone.
-//
 // For every cell and direction a 20-bit line word records the ten neighbours
 // at offsets -5..-1, +1..+5: bits 0..9 hold "black or wall", bits 10..19
 // "white or wall". A precomputed table maps a word to the LineShape the cell
@@ -118,18 +111,6 @@ class Board {
   // Stones of one colour.
   const PointSet& Stones(Color c) const { return stones_[Index(c)]; }
 
-  // --- Can a colour still make a five (RULES.md §5) ---------------------
-  // Windows of five points where `c` could still complete its five: no
-  // opponent stone inside and, for an exact-five colour (black under renju,
-  // both under standard), no own stone on either flanking point. Forbidden
-  // points do not enter (a five wins even where it is forbidden). Kept
-  // incrementally by Place/Remove.
-  int OpenWindows(Color c) const { return open_windows_[Index(c)]; }
-  bool CanMakeFive(Color c) const { return open_windows_[Index(c)] > 0; }
-  // The same count by scanning every window's points now, independent of
-  // the incremental state (tests compare the two).
-  int CountOpenWindowsByScan(Color c) const;
-
   // Recomputes everything from the stones and compares (tests, debug checks).
   bool IsConsistent() const;
 
@@ -149,17 +130,6 @@ class Board {
   void SetStoneBits(int cell, Cell stone, bool on);
   bool RefreshShapes(int cell, int dir);  // true if a shape changed
   void RefreshSummary(int cell);
-  // Window bookkeeping (see the file comment). A window is named by its
-  // first point and direction; only windows whose five points are on the
-  // board are counted.
-  static constexpr int kNumWindowSlots =
-      kMaxBoardSize * kMaxBoardSize * kNumDirections;
-  bool WindowOnBoard(int x, int y, int d) const;
-  int BlockersByScan(int x, int y, int d, Color c) const;
-  void RebuildWindows();
-  // A stone of `c` placed (delta +1) or removed (-1) on p.
-  void UpdateWindows(Point p, Color c, int delta);
-  void AddBlocker(int x, int y, int d, int colour, int delta);
 
   Variant variant_;
   int size_;
@@ -177,14 +147,6 @@ class Board {
   PointSet five_points_[kNumColors];
   PointSet four_points_[kNumColors];
   PointSet forbidden_candidates_;
-
-  // Whether each colour's five must be exact (RULES.md §2).
-  bool exact_five_[kNumColors];
-  // Per colour, blockers of each window, indexed
-  // ((y * kMaxBoardSize) + x) * kNumDirections + d by the window's first
-  // point; at most 5 + 2.
-  std::array<uint8_t, kNumWindowSlots> window_blockers_[kNumColors]{};
-  int open_windows_[kNumColors] = {0, 0};
 };
 
 // Places a stone for the lifetime of the object (probe moves).

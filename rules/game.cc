@@ -59,7 +59,8 @@ absl::string_view EndReasonName(EndReason r) {
   return "?";
 }
 
-Game::Game(Variant variant, int size) : board_(variant, size) {}
+Game::Game(Variant variant, int size)
+    : board_(variant, size), windows_(board_) {}
 
 absl::StatusOr<Game> Game::Create(Variant variant, int size) {
   if (absl::Status s = ValidateBoardSize(variant, size); !s.ok()) return s;
@@ -144,12 +145,13 @@ absl::StatusOr<Game> Game::FromStones(Variant variant, int size,
     }
   }
   game->side_to_move_ = side_to_move;
+  game->windows_ = FiveWindows(game->board_);
   // RULES.md §5: such a position is already a draw.
   if (game->board_.full()) {
     game->result_ = GameResult::kDraw;
     game->end_reason_ = EndReason::kFullBoard;
-  } else if (!game->board_.CanMakeFive(Color::kBlack) &&
-             !game->board_.CanMakeFive(Color::kWhite)) {
+  } else if (!game->CanMakeFive(Color::kBlack) &&
+             !game->CanMakeFive(Color::kWhite)) {
     game->result_ = GameResult::kDraw;
     game->end_reason_ = EndReason::kNoFivePossible;
   }
@@ -204,6 +206,7 @@ absl::Status Game::Play(Move m, ForbiddenMovePolicy policy,
     ForbiddenKind forbidden = ForbiddenKind::kNone;
     if (!five && mover == Color::kBlack) forbidden = ForbiddenAt(board_, p);
     board_.Place(p, mover);
+    windows_.Place(p, mover);
     if (five) {
       result_ = WinFor(mover);
       end_reason_ = EndReason::kFive;
@@ -227,8 +230,8 @@ absl::Status Game::Play(Move m, ForbiddenMovePolicy policy,
     // search from such a position sees every move as a draw.
     if (result_ != GameResult::kBlackWin &&
         result_ != GameResult::kWhiteWin &&
-        !board_.CanMakeFive(Color::kBlack) &&
-        !board_.CanMakeFive(Color::kWhite)) {
+        !windows_.CanMakeFive(Color::kBlack) &&
+        !windows_.CanMakeFive(Color::kWhite)) {
       if (no_five_ply_ == 0) no_five_ply_ = ply() + 1;
       if (no_five == NoFivePolicy::kDraws && !over()) {
         result_ = GameResult::kDraw;
@@ -248,7 +251,11 @@ void Game::Undo() {
   const Move m = moves_.back();
   history_.pop_back();
   moves_.pop_back();
-  if (!m.is_pass()) board_.Remove(m.point());
+  if (!m.is_pass()) {
+    // The stone is the previous mover's, the opponent of the side to move.
+    windows_.Remove(m.point(), Opponent(side_to_move_));
+    board_.Remove(m.point());
+  }
   if (undo.flagged_forbidden) forbidden_played_.pop_back();
   // Taking back the stones can only reopen windows.
   if (ply() < no_five_ply_) no_five_ply_ = 0;

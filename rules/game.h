@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "rules/board.h"
+#include "rules/five_windows.h"
 #include "rules/forbidden.h"
 #include "rules/types.h"
 
@@ -86,6 +87,9 @@ class Game {
   const Board& board() const { return board_; }
   // For probes by search and move generation; they must restore it.
   Board& mutable_board() { return board_; }
+  // Whether each side can still make a five (RULES.md §5).
+  const FiveWindows& five_windows() const { return windows_; }
+  bool CanMakeFive(Color c) const { return windows_.CanMakeFive(c); }
 
   Color side_to_move() const { return side_to_move_; }
   int ply() const { return static_cast<int>(history_.size()); }
@@ -135,6 +139,7 @@ class Game {
   };
 
   Board board_;
+  FiveWindows windows_;  // of board_'s stones; declared after board_
   Color side_to_move_ = Color::kBlack;
   GameResult result_ = GameResult::kOngoing;
   EndReason end_reason_ = EndReason::kNone;

@@ -1,12 +1,14 @@
 // RULES.md §5, the seeds' basic rule 4: a game is drawn as soon as neither
 // side can still make a five. Hand-built positions for each variant, undo,
-// and a property test of the incremental window counts against a scan.
+// and a property test of the incremental window counts (FiveWindows, kept
+// by Game) against a plain scan.
 #include <map>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "rules/five_windows.h"
 #include "rules/game.h"
 #include "tests/rules/test_util.h"
 
@@ -45,17 +47,40 @@ Stones BlockedFilling(const std::map<std::string, char>& overrides) {
   return out;
 }
 
-Board BoardOf(const Stones& stones, Variant variant) {
-  Board board(variant, kRenjuBoardSize);
-  for (Point p : stones.black) board.Place(p, Color::kBlack);
-  for (Point p : stones.white) board.Place(p, Color::kWhite);
-  return board;
+// A board and its window counts, both kept stone by stone as Game does.
+struct Built {
+  explicit Built(Variant variant)
+      : board(variant, kRenjuBoardSize), windows(board) {}
+  void Place(Point p, Color c) {
+    board.Place(p, c);
+    windows.Place(p, c);
+  }
+  void Remove(Point p) {
+    windows.Remove(p, board.at(p) == Cell::kBlack ? Color::kBlack
+                                                  : Color::kWhite);
+    board.Remove(p);
+  }
+  bool IsConsistent() const {
+    return board.IsConsistent() && windows.IsConsistent(board);
+  }
+  int OpenWindows(Color c) const { return windows.OpenWindows(c); }
+  bool CanMakeFive(Color c) const { return windows.CanMakeFive(c); }
+
+  Board board;
+  FiveWindows windows;
+};
+
+Built BoardOf(const Stones& stones, Variant variant) {
+  Built built(variant);
+  for (Point p : stones.black) built.Place(p, Color::kBlack);
+  for (Point p : stones.white) built.Place(p, Color::kWhite);
+  return built;
 }
 
 TEST(NoFiveTest, TheFillingLeavesNoWindowToAnyone) {
   for (Variant v : {Variant::kRenju, Variant::kStandard, Variant::kFreestyle}) {
-    const Board board = BoardOf(BlockedFilling({}), v);
-    EXPECT_TRUE(board.full());
+    const Built board = BoardOf(BlockedFilling({}), v);
+    EXPECT_TRUE(board.board.full());
     EXPECT_EQ(board.OpenWindows(Color::kBlack), 0) << VariantName(v);
     EXPECT_EQ(board.OpenWindows(Color::kWhite), 0) << VariantName(v);
   }
@@ -63,9 +88,9 @@ TEST(NoFiveTest, TheFillingLeavesNoWindowToAnyone) {
 
 TEST(NoFiveTest, EmptyBoardCountsEveryWindow) {
   // 15 x 15: 11 starts per row, per column, 11 x 11 per diagonal direction.
-  const Board board(Variant::kRenju, 15);
+  const Built board(Variant::kRenju);
   EXPECT_EQ(board.OpenWindows(Color::kBlack), 2 * 11 * 15 + 2 * 11 * 11);
-  EXPECT_EQ(board.CountOpenWindowsByScan(Color::kBlack),
+  EXPECT_EQ(FiveWindows::CountByScan(board.board, Color::kBlack),
             2 * 11 * 15 + 2 * 11 * 11);
   EXPECT_EQ(board.OpenWindows(Color::kWhite), 2 * 11 * 15 + 2 * 11 * 11);
 }
@@ -91,13 +116,13 @@ TEST(NoFiveTest, WindowFlankedByOwnStoneIsClosedOnlyForAnExactFive) {
   const Stones stones = FlankedBlackWindow();
   // Black's five must be exact under renju and standard: nobody can win.
   for (Variant v : {Variant::kRenju, Variant::kStandard}) {
-    const Board board = BoardOf(stones, v);
+    const Built board = BoardOf(stones, v);
     EXPECT_FALSE(board.CanMakeFive(Color::kBlack)) << VariantName(v);
     EXPECT_FALSE(board.CanMakeFive(Color::kWhite)) << VariantName(v);
     EXPECT_TRUE(board.IsConsistent());
   }
   // Freestyle: an overline wins, so both windows stay open for black.
-  const Board freestyle = BoardOf(stones, Variant::kFreestyle);
+  const Built freestyle = BoardOf(stones, Variant::kFreestyle);
   EXPECT_EQ(freestyle.OpenWindows(Color::kBlack), 2);
   EXPECT_EQ(freestyle.OpenWindows(Color::kWhite), 0);
   EXPECT_TRUE(freestyle.IsConsistent());
@@ -118,7 +143,7 @@ TEST(NoFiveTest, WhiteWindowClosedByOneBlackStone) {
   // Row 8 from a8: . . . . . X X X O: white's only window is a8-e8 (b8-f8
   // holds f8); black keeps d8-h8 (flanks c8 empty, i8 white). Black b8
   // closes white's window and flanks no window black still needs.
-  Board board = BoardOf(BlockedFilling({{"a8", '.'},
+  Built board = BoardOf(BlockedFilling({{"a8", '.'},
                                         {"b8", '.'},
                                         {"c8", '.'},
                                         {"d8", '.'},
@@ -158,8 +183,8 @@ TEST(NoFiveTest, DrawnExactlyOnTheMoveThatClosesTheLastWindowAndUndo) {
       Variant::kRenju, 15, stones.black, stones.white, Color::kBlack);
   ASSERT_TRUE(game.ok()) << game.status();
   ASSERT_FALSE(game->over());
-  EXPECT_EQ(game->board().OpenWindows(Color::kBlack), 1);
-  EXPECT_EQ(game->board().OpenWindows(Color::kWhite), 1);
+  EXPECT_EQ(game->five_windows().OpenWindows(Color::kBlack), 1);
+  EXPECT_EQ(game->five_windows().OpenWindows(Color::kWhite), 1);
 
   ASSERT_TRUE(game->Play(Move::At(Pt("a8"))).ok());
   EXPECT_EQ(game->result(), GameResult::kDraw);
@@ -171,9 +196,10 @@ TEST(NoFiveTest, DrawnExactlyOnTheMoveThatClosesTheLastWindowAndUndo) {
   EXPECT_FALSE(game->over());
   EXPECT_EQ(game->end_reason(), EndReason::kNone);
   EXPECT_EQ(game->no_five_ply(), 0);
-  EXPECT_EQ(game->board().OpenWindows(Color::kBlack), 1);
-  EXPECT_EQ(game->board().OpenWindows(Color::kWhite), 1);
+  EXPECT_EQ(game->five_windows().OpenWindows(Color::kBlack), 1);
+  EXPECT_EQ(game->five_windows().OpenWindows(Color::kWhite), 1);
   EXPECT_TRUE(game->board().IsConsistent());
+  EXPECT_TRUE(game->five_windows().IsConsistent(game->board()));
 
   // Another black move leaves a window to each side.
   ASSERT_TRUE(game->Play(Move::At(Pt("c8"))).ok());
@@ -188,7 +214,7 @@ TEST(NoFiveTest, FreestyleKeepsPlayingWhereRenjuDraws) {
   ASSERT_TRUE(game.ok()) << game.status();
   ASSERT_TRUE(game->Play(Move::At(Pt("a8"))).ok());
   EXPECT_FALSE(game->over());
-  EXPECT_EQ(game->board().OpenWindows(Color::kBlack), 2);
+  EXPECT_EQ(game->five_windows().OpenWindows(Color::kBlack), 2);
 }
 
 TEST(NoFiveTest, PlaysOnPolicyNotesThePlyAndGoesOn) {
@@ -248,7 +274,7 @@ int ReferenceOpenWindows(const Board& board, Color c) {
 // or a full board, each variant and several sizes; the mover avoids its
 // five points while it has other moves and blocks the opponent's, so many
 // games get to the draw (uniform play mostly ends in a five). After every
-// move, and after taking it back, the board's counts equal the reference,
+// move, and after taking it back, the game's counts equal the reference,
 // and the game's no-five ply is the first ply where the reference says
 // neither side can make a five.
 TEST(NoFivePropertyTest, IncrementalCountsEqualAScanOverRandomGames) {
@@ -291,17 +317,19 @@ TEST(NoFivePropertyTest, IncrementalCountsEqualAScanOverRandomGames) {
           empty = quiet;
         }
         const Move m = Move::At(empty[rng() % empty.size()]);
-        const int before[2] = {game.board().OpenWindows(Color::kBlack),
-                               game.board().OpenWindows(Color::kWhite)};
+        const int before[2] = {game.five_windows().OpenWindows(Color::kBlack),
+                               game.five_windows().OpenWindows(Color::kWhite)};
         ASSERT_TRUE(game.Play(m, ForbiddenMovePolicy::kForgiven,
                               NoFivePolicy::kPlaysOn)
                         .ok());
         const Board& board = game.board();
         for (Color c : {Color::kBlack, Color::kWhite}) {
-          ASSERT_EQ(board.OpenWindows(c), ReferenceOpenWindows(board, c))
+          ASSERT_EQ(game.five_windows().OpenWindows(c),
+                    ReferenceOpenWindows(board, c))
               << VariantName(setup.variant) << " " << setup.size << " game "
               << g << " ply " << game.ply() << " " << ColorName(c);
-          ASSERT_EQ(board.OpenWindows(c), board.CountOpenWindowsByScan(c));
+          ASSERT_EQ(game.five_windows().OpenWindows(c),
+                    FiveWindows::CountByScan(board, c));
         }
         if (expected_no_five_ply == 0 && game.result() != GameResult::kBlackWin &&
             game.result() != GameResult::kWhiteWin &&
@@ -312,13 +340,14 @@ TEST(NoFivePropertyTest, IncrementalCountsEqualAScanOverRandomGames) {
         ASSERT_EQ(game.no_five_ply(), expected_no_five_ply);
         // Take the move back and play it again.
         game.Undo();
-        ASSERT_EQ(game.board().OpenWindows(Color::kBlack), before[0]);
-        ASSERT_EQ(game.board().OpenWindows(Color::kWhite), before[1]);
+        ASSERT_EQ(game.five_windows().OpenWindows(Color::kBlack), before[0]);
+        ASSERT_EQ(game.five_windows().OpenWindows(Color::kWhite), before[1]);
         ASSERT_TRUE(game.Play(m, ForbiddenMovePolicy::kForgiven,
                               NoFivePolicy::kPlaysOn)
                         .ok());
       }
       ASSERT_TRUE(game.board().IsConsistent());
+      ASSERT_TRUE(game.five_windows().IsConsistent(game.board()));
       games_reaching_no_five += game.no_five_ply() > 0;
     }
   }
