@@ -40,11 +40,39 @@ int BlockersByScan(const Board& board, int x, int y, int d, Color c) {
 }  // namespace
 
 FiveWindows::FiveWindows(const Board& board) {
-  // Every Game starts from an empty board, so that case skips the scan:
-  // each window on the board is open for both colours.
-  const bool empty = board.num_stones() == 0;
   for (int c = 0; c < kNumColors; ++c) {
     exact_five_[c] = ExactFive(board.variant(), static_cast<Color>(c));
+  }
+  // Every Game starts from an empty board. Copying the counts of an empty
+  // board of that size, built once, costs a fraction of building them
+  // (rules_bench's random games: about 6 us a game).
+  struct EmptyBoards {
+    std::array<uint8_t, kNumSlots> slots[kMaxBoardSize + 1];
+    int open[kMaxBoardSize + 1];
+  };
+  static const EmptyBoards* const kEmpty = [] {
+    auto* out = new EmptyBoards;
+    for (int size = kMinBoardSize; size <= kMaxBoardSize; ++size) {
+      // Every window on the board is open for both colours.
+      out->slots[size].fill(kOffBoardWindow | kOffBoardWindow << 4);
+      out->open[size] = 0;
+      for (int y = 0; y < size; ++y) {
+        for (int x = 0; x < size; ++x) {
+          for (int d = 0; d < kNumDirections; ++d) {
+            if (!WindowOnBoard(size, x, y, d)) continue;
+            out->slots[size][Board::CellIndex(Point(x, y)) * kNumDirections +
+                             d] = 0;
+            ++out->open[size];
+          }
+        }
+      }
+    }
+    return out;
+  }();
+  if (board.num_stones() == 0) {
+    blockers_ = kEmpty->slots[board.size()];
+    open_windows_[0] = open_windows_[1] = kEmpty->open[board.size()];
+    return;
   }
   blockers_.fill(kOffBoardWindow | kOffBoardWindow << 4);
   const int size = board.size();
@@ -56,7 +84,7 @@ FiveWindows::FiveWindows(const Board& board) {
         blockers_[slot] = 0;
         for (int c = 0; c < kNumColors; ++c) {
           const int blockers =
-              empty ? 0 : BlockersByScan(board, x, y, d, static_cast<Color>(c));
+              BlockersByScan(board, x, y, d, static_cast<Color>(c));
           blockers_[slot] |= static_cast<uint8_t>(blockers << (4 * c));
           open_windows_[c] += blockers == 0;
         }
