@@ -10,8 +10,8 @@
 //
 // `concurrent_games` threads each play one game at a time, so that many
 // searches share each model's batched evaluator. Games are adjudicated by
-// the rules core (five, forbidden move, full board, two passes) and a move
-// cap (a draw); a player's fault (an engine that crashes, times out,
+// the rules core (five, forbidden move, full board, two passes, no five
+// possible) and a move cap (a draw); a player's fault (an engine that crashes, times out,
 // answers garbage or plays an illegal move) loses it that game and the
 // match goes on. After every completed pair the Elo estimate, and the SPRT
 // when configured, are updated; an SPRT decision stops the match, and games

@@ -45,8 +45,8 @@ struct ArenaSummary {
   std::array<int64_t, kNumEngineFaults> faults_a{};
   std::array<int64_t, kNumEngineFaults> faults_b{};
   // How the games ended: "five", "forbidden_move", "full_board",
-  // "two_passes", "timeout", "resignation" (a fault other than a timeout)
-  // and "move_cap".
+  // "two_passes", "no_five_possible", "timeout", "resignation" (a fault
+  // other than a timeout) and "move_cap".
   std::map<std::string, int64_t> end_reasons;
   // Finished games left out because the match stopped before their pair
   // partner finished.

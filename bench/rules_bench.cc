@@ -6,6 +6,8 @@
 //                             forbidden                  (>= 500,000 moves/s)
 //   BM_IsForbidden*           one point: a plain point, a deep double-three
 //   BM_PlaceRemove            one stone placed and removed (make/unmake)
+//   BM_PlayUndo               one white move played and taken back by Game
+//                             (board, no-five windows, history)
 //
 //   build/bench/rules_bench --benchmark_min_time=1
 #include <fstream>
@@ -134,6 +136,19 @@ void BM_RandomGames(benchmark::State& state) {
   state.SetLabel("items = moves");
 }
 BENCHMARK(BM_RandomGames);
+
+// A white move, so no forbidden test: what a game move costs beyond the
+// board's own make/unmake (issue 19 added the no-five window counts).
+void BM_PlayUndo(benchmark::State& state) {
+  absl::StatusOr<Game> game = Game::FromMoves(
+      Variant::kRenju, 15, *ParseMoveList("h8 h9 i8 i9 g7 j9 g9", 15));
+  const Move m = Move::At(*ParsePoint("g8", 15));
+  for (auto _ : state) {
+    game->Play(m).IgnoreError();
+    game->Undo();
+  }
+}
+BENCHMARK(BM_PlayUndo);
 
 void BM_IsForbiddenPlainPoint(benchmark::State& state) {
   Board board = BuildBoard(PublicPositions()[1]);

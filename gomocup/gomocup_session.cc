@@ -151,7 +151,8 @@ absl::Status GomocupSession::ReadyGame() {
   Game game(variant_, size_);
   if (game_.has_value()) {
     for (Move m : game_->moves()) {
-      if (absl::Status s = game.Play(m, ForbiddenMovePolicy::kForgiven);
+      if (absl::Status s = game.Play(m, ForbiddenMovePolicy::kForgiven,
+                                     NoFivePolicy::kPlaysOn);
           !s.ok()) {
         return absl::FailedPreconditionError(
             absl::StrCat("the moves so far are not a game under ",
@@ -179,7 +180,11 @@ void GomocupSession::HandleTurn(absl::string_view args, int64_t index) {
   if (absl::Status s = ReadyGame(); !s.ok()) return Error(s.message());
   absl::StatusOr<Point> p = ParseGomocupPoint(args, size_);
   if (!p.ok()) return Error(absl::StrCat("TURN: ", p.status().message()));
-  if (absl::Status s = game_->Play(Move::At(*p)); !s.ok()) {
+  // The manager, not the engine, ends the game: it may not know the
+  // no-five draw, so play on past it (Think tells the manager).
+  if (absl::Status s = game_->Play(Move::At(*p), ForbiddenMovePolicy::kLoses,
+                                   NoFivePolicy::kPlaysOn);
+      !s.ok()) {
     return Error(absl::StrCat("TURN ", args, ": ", s.message()));
   }
   Think(index);
@@ -202,15 +207,32 @@ void GomocupSession::HandleTakeback(absl::string_view args) {
   Reply("OK");
 }
 
+void GomocupSession::TellNoFive() {
+  Reply(absl::StrCat("MESSAGE draw: no five possible for either side after "
+                     "move ",
+                     game_->no_five_ply(), "; playing on"));
+}
+
 void GomocupSession::Think(int64_t index) {
   if (game_->over()) {
     return Error(
         absl::StrCat("the game is over: ", GameResultName(game_->result()),
                      " by ", EndReasonName(game_->end_reason())));
   }
+  // RULES.md §5: a draw once neither side can make a five. Managers do
+  // not know this rule and go on asking for moves, so the engine says so
+  // once, when the move that closed the last window is the latest one
+  // (the manager's, the last stone of a BOARD, or ours below), and keeps
+  // playing; its search sees every move there as a draw.
+  if (game_->no_five_ply() > 0 && game_->no_five_ply() == game_->ply()) {
+    TellNoFive();
+  }
   const Move move = ChooseLegalMove(index);
   if (move.is_pass()) return Error("no legal point to play");
-  RENJU_CHECK(game_->Play(move).ok());
+  RENJU_CHECK(game_->Play(move, ForbiddenMovePolicy::kLoses,
+                          NoFivePolicy::kPlaysOn)
+                  .ok());
+  if (game_->no_five_ply() == game_->ply()) TellNoFive();
   // Also after a YXSTOP or END cut the thinking short: the manager may be
   // waiting for this move, and if it has gone the line is simply lost.
   Reply(GomocupPointText(move.point(), size_));
@@ -395,7 +417,8 @@ absl::Status GomocupSession::SetPosition(
     for (Point p : {black[i], i < white.size() ? white[i] : Point()}) {
       if (!p.OnBoard(size_)) continue;
       if (absl::Status s =
-              game.Play(Move::At(p), ForbiddenMovePolicy::kForgiven);
+              game.Play(Move::At(p), ForbiddenMovePolicy::kForgiven,
+                        NoFivePolicy::kPlaysOn);
           !s.ok()) {
         return absl::InvalidArgumentError(absl::StrCat(
             "stone ", GomocupPointText(p, size_), ": ", s.message()));

@@ -116,6 +116,8 @@ class GomocupSession {
   absl::Status ReadyGame();
   // Asks the brain for a move, plays it and replies with it.
   void Think(int64_t index);
+  // A MESSAGE line: the game is drawn for want of a five (RULES.md §5).
+  void TellNoFive();
   Move ChooseLegalMove(int64_t index);
   MoveLimits Limits() const;
 

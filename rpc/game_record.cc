@@ -102,6 +102,17 @@ absl::Status CheckResult(const pb::GameRecord& record, const Game& game) {
         return absl::InvalidArgumentError("a move-cap game must be a draw");
       }
       return absl::OkStatus();
+    case pb::NO_FIVE_POSSIBLE:
+      // Reached only under NoFivePolicy::kPlaysOn (otherwise the game is
+      // over and checked above).
+      if (recorded == pb::DRAW && game.no_five_ply() > 0 &&
+          game.no_five_ply() == game.ply()) {
+        return absl::OkStatus();
+      }
+      return absl::InvalidArgumentError(absl::StrCat(
+          "recorded end NO_FIVE_POSSIBLE but the board shows no finished game "
+          "after ",
+          game.ply(), " moves"));
     default:
       return absl::InvalidArgumentError(absl::StrCat(
           "recorded end ", pb::EndReason_Name(record.end_reason()),
@@ -170,6 +181,8 @@ pb::EndReason ToProto(EndReason r) {
       return pb::RESIGNATION;
     case EndReason::kTimeout:
       return pb::TIMEOUT;
+    case EndReason::kNoFivePossible:
+      return pb::NO_FIVE_POSSIBLE;
     case EndReason::kNone:
       break;
   }
@@ -235,7 +248,8 @@ absl::StatusOr<Game> GameFromPosition(const pb::Position& position) {
   return Game::FromStones(*variant, size, stones[0], stones[1], side);
 }
 
-absl::StatusOr<Game> ValidateGameRecord(const pb::GameRecord& record) {
+absl::StatusOr<Game> ValidateGameRecord(const pb::GameRecord& record,
+                                        NoFivePolicy no_five) {
   if (record.uid().empty() || record.uid().size() > 200) {
     return absl::InvalidArgumentError("uid must be 1..200 characters");
   }
@@ -272,7 +286,10 @@ absl::StatusOr<Game> ValidateGameRecord(const pb::GameRecord& record) {
                                         "x", size, " board"));
     }
     const Move m = index < 0 ? Move::Pass() : Move::At(PointAt(index, size));
-    if (absl::Status s = game->Play(m); !s.ok()) return PlyError(ply, s.message());
+    if (absl::Status s = game->Play(m, ForbiddenMovePolicy::kLoses, no_five);
+        !s.ok()) {
+      return PlyError(ply, s.message());
+    }
     if (game->end_reason() == EndReason::kForbidden) {
       return PlyError(ply, absl::StrCat(
                                "black played ", MoveName(m), ", a forbidden point (",

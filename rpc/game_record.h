@@ -41,7 +41,15 @@ absl::StatusOr<Game> GameFromPosition(const pb::Position& position);
 // reason agree with the board (a five must be the winner's; resignation,
 // move cap and the like are only allowed while the board has no result).
 // Errors say what and at which ply.
-absl::StatusOr<Game> ValidateGameRecord(const pb::GameRecord& record);
+//
+// `no_five` is how a move that leaves neither side a five is judged
+// (RULES.md §5). Uploads use kDraws: the game ended there, so a later move
+// or another claimed end is an error. kPlaysOn admits games stored before
+// the rule, which played on past that point to a full board, the move cap
+// or a resignation; NO_FIVE_POSSIBLE is then accepted only as the end of a
+// game whose last move left neither side a five.
+absl::StatusOr<Game> ValidateGameRecord(
+    const pb::GameRecord& record, NoFivePolicy no_five = NoFivePolicy::kDraws);
 
 // Plies that carry a search target (value training positions).
 int NumTrainingPositions(const pb::GameRecord& record);

@@ -53,11 +53,14 @@ absl::string_view EndReasonName(EndReason r) {
       return "resignation";
     case EndReason::kTimeout:
       return "timeout";
+    case EndReason::kNoFivePossible:
+      return "no five possible";
   }
   return "?";
 }
 
-Game::Game(Variant variant, int size) : board_(variant, size) {}
+Game::Game(Variant variant, int size)
+    : board_(variant, size), windows_(board_) {}
 
 absl::StatusOr<Game> Game::Create(Variant variant, int size) {
   if (absl::Status s = ValidateBoardSize(variant, size); !s.ok()) return s;
@@ -142,6 +145,16 @@ absl::StatusOr<Game> Game::FromStones(Variant variant, int size,
     }
   }
   game->side_to_move_ = side_to_move;
+  game->windows_ = FiveWindows(game->board_);
+  // RULES.md §5: such a position is already a draw.
+  if (game->board_.full()) {
+    game->result_ = GameResult::kDraw;
+    game->end_reason_ = EndReason::kFullBoard;
+  } else if (!game->CanMakeFive(Color::kBlack) &&
+             !game->CanMakeFive(Color::kWhite)) {
+    game->result_ = GameResult::kDraw;
+    game->end_reason_ = EndReason::kNoFivePossible;
+  }
   return game;
 }
 
@@ -173,7 +186,8 @@ absl::Status Game::CheckMove(Move m) const {
   return absl::OkStatus();
 }
 
-absl::Status Game::Play(Move m, ForbiddenMovePolicy policy) {
+absl::Status Game::Play(Move m, ForbiddenMovePolicy policy,
+                        NoFivePolicy no_five) {
   if (absl::Status s = CheckMove(m); !s.ok()) return s;
   UndoInfo undo{result_, end_reason_, consecutive_passes_, false};
   const Color mover = side_to_move_;
@@ -192,6 +206,7 @@ absl::Status Game::Play(Move m, ForbiddenMovePolicy policy) {
     ForbiddenKind forbidden = ForbiddenKind::kNone;
     if (!five && mover == Color::kBlack) forbidden = ForbiddenAt(board_, p);
     board_.Place(p, mover);
+    windows_.Place(p, mover);
     if (five) {
       result_ = WinFor(mover);
       end_reason_ = EndReason::kFive;
@@ -202,9 +217,26 @@ absl::Status Game::Play(Move m, ForbiddenMovePolicy policy) {
         result_ = GameResult::kWhiteWin;
         end_reason_ = EndReason::kForbidden;
       }
-    } else if (board_.full()) {
+    }
+    // Also after a forgiven forbidden move: the game cannot go on.
+    if (!over() && board_.full()) {
       result_ = GameResult::kDraw;
       end_reason_ = EndReason::kFullBoard;
+    }
+    // RULES.md §5, the seeds' basic rule 4: drawn as soon as neither side
+    // can make a five. Only a stone can close the last window, so passes
+    // need no test. A full board keeps its older, more specific name. A
+    // game that played on (kPlaysOn) ends at the next kDraws move, so a
+    // search from such a position sees every move as a draw.
+    if (result_ != GameResult::kBlackWin &&
+        result_ != GameResult::kWhiteWin &&
+        !windows_.CanMakeFive(Color::kBlack) &&
+        !windows_.CanMakeFive(Color::kWhite)) {
+      if (no_five_ply_ == 0) no_five_ply_ = ply() + 1;
+      if (no_five == NoFivePolicy::kDraws && !over()) {
+        result_ = GameResult::kDraw;
+        end_reason_ = EndReason::kNoFivePossible;
+      }
     }
   }
   moves_.push_back(m);
@@ -219,8 +251,14 @@ void Game::Undo() {
   const Move m = moves_.back();
   history_.pop_back();
   moves_.pop_back();
-  if (!m.is_pass()) board_.Remove(m.point());
+  if (!m.is_pass()) {
+    // The stone is the previous mover's, the opponent of the side to move.
+    windows_.Remove(m.point(), Opponent(side_to_move_));
+    board_.Remove(m.point());
+  }
   if (undo.flagged_forbidden) forbidden_played_.pop_back();
+  // Taking back the stones can only reopen windows.
+  if (ply() < no_five_ply_) no_five_ply_ = 0;
   result_ = undo.result;
   end_reason_ = undo.end_reason;
   consecutive_passes_ = undo.consecutive_passes;

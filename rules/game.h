@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "rules/board.h"
+#include "rules/five_windows.h"
 #include "rules/forbidden.h"
 #include "rules/types.h"
 
@@ -35,6 +36,7 @@ enum class EndReason : uint8_t {
   kTwoPasses,     // draw
   kResignation,
   kTimeout,
+  kNoFivePossible,  // draw: a move left neither side a five (RULES.md §5)
 };
 absl::string_view EndReasonName(EndReason r);
 
@@ -43,6 +45,14 @@ enum class ForbiddenMovePolicy : uint8_t {
   kLoses,     // engine play: the game ends, white wins (RULES.md §4)
   kForgiven,  // human records: an unclaimed forbidden move is flagged and
               // play goes on (RULES.md §4, referee detail)
+};
+
+// What a move that leaves neither side a possible five does (RULES.md §5).
+enum class NoFivePolicy : uint8_t {
+  kDraws,    // engine play and the seeds' rule: the game ends drawn at once
+  kPlaysOn,  // human records that played on: the ply is noted
+             // (Game::no_five_ply) and play goes on to a five that cannot
+             // come, a full board or two passes
 };
 
 struct ForbiddenMoveRecord {
@@ -64,7 +74,9 @@ class Game {
   // A position without history (Undo cannot go before it): the stones and
   // the side to move. Errors name the bad point: off the board, occupied,
   // black not having as many stones as white or one more, or a finished
-  // position (a winning five, or a black overline under renju).
+  // position (a winning five, or a black overline under renju). A position
+  // where neither side can make a five any more is returned drawn
+  // (kNoFivePossible, or kFullBoard when full), with no_five_ply() 0.
   static absl::StatusOr<Game> FromStones(Variant variant, int size,
                                          const std::vector<Point>& black,
                                          const std::vector<Point>& white,
@@ -75,6 +87,9 @@ class Game {
   const Board& board() const { return board_; }
   // For probes by search and move generation; they must restore it.
   Board& mutable_board() { return board_; }
+  // Whether each side can still make a five (RULES.md §5).
+  const FiveWindows& five_windows() const { return windows_; }
+  bool CanMakeFive(Color c) const { return windows_.CanMakeFive(c); }
 
   Color side_to_move() const { return side_to_move_; }
   int ply() const { return static_cast<int>(history_.size()); }
@@ -89,6 +104,10 @@ class Game {
   const std::vector<ForbiddenMoveRecord>& forbidden_played() const {
     return forbidden_played_;
   }
+  // The move number after which neither side could make a five any more,
+  // or 0 while one still can (or the game was won first). Under
+  // NoFivePolicy::kDraws the game ended there; under kPlaysOn it went on.
+  int no_five_ply() const { return no_five_ply_; }
 
   // Why `m` cannot be played now, naming the move: the game is over, the
   // point is off the board or occupied. A forbidden point is not an error
@@ -96,7 +115,8 @@ class Game {
   absl::Status CheckMove(Move m) const;
   // Plays `m` for the side to move. On error the game is unchanged.
   absl::Status Play(Move m,
-                    ForbiddenMovePolicy policy = ForbiddenMovePolicy::kLoses);
+                    ForbiddenMovePolicy policy = ForbiddenMovePolicy::kLoses,
+                    NoFivePolicy no_five = NoFivePolicy::kDraws);
   // Takes back the last move; ply() must be positive.
   void Undo();
 
@@ -119,10 +139,12 @@ class Game {
   };
 
   Board board_;
+  FiveWindows windows_;  // of board_'s stones; declared after board_
   Color side_to_move_ = Color::kBlack;
   GameResult result_ = GameResult::kOngoing;
   EndReason end_reason_ = EndReason::kNone;
   int consecutive_passes_ = 0;
+  int no_five_ply_ = 0;
   std::vector<Move> moves_;
   std::vector<UndoInfo> history_;
   std::vector<ForbiddenMoveRecord> forbidden_played_;

@@ -464,6 +464,26 @@ absl::string_view IllegalReasonName(IllegalReason r) {
   return "?";
 }
 
+namespace {
+
+// True when the rules' verdict is the no-five draw rather than the game's
+// own state (see ReplayedGame::result).
+bool DrawnForWantOfAFive(const Game& game) {
+  if (game.no_five_ply() == 0) return false;
+  return !(game.over() && game.no_five_ply() == game.ply());
+}
+
+}  // namespace
+
+GameResult ReplayedGame::result() const {
+  return DrawnForWantOfAFive(game) ? GameResult::kDraw : game.result();
+}
+
+EndReason ReplayedGame::end_reason() const {
+  return DrawnForWantOfAFive(game) ? EndReason::kNoFivePossible
+                                   : game.end_reason();
+}
+
 absl::StatusOr<ReplayedGame> ReplayRecord(const GameRecord& record,
                                           Variant variant) {
   absl::StatusOr<Game> game = Game::Create(variant, record.size);
@@ -475,8 +495,8 @@ absl::StatusOr<ReplayedGame> ReplayRecord(const GameRecord& record,
       out.illegal = IllegalMove{static_cast<int>(i) + 1, m, *why};
       break;
     }
-    const absl::Status played =
-        out.game.Play(m, ForbiddenMovePolicy::kForgiven);
+    const absl::Status played = out.game.Play(
+        m, ForbiddenMovePolicy::kForgiven, NoFivePolicy::kPlaysOn);
     // WhyIllegal covers every reason Game::CheckMove has.
     RENJU_CHECK(played.ok()) << played.message();
   }

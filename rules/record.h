@@ -101,15 +101,28 @@ struct IllegalMove {
 
 struct ReplayedGame {
   // The game after the last move played; game.forbidden_played() lists the
-  // forbidden moves that were flagged and forgiven.
+  // forbidden moves that were flagged and forgiven, game.no_five_ply() the
+  // move after which neither side could make a five (0: none).
   Game game;
   std::optional<IllegalMove> illegal;  // the first move that was not played
+
+  // The result by the rules: the game's own, except that a game that left
+  // neither side a five was drawn there, whatever the record played after
+  // (RULES.md §5). A board filled by that same move stays "full board".
+  GameResult result() const;
+  EndReason end_reason() const;
+  // Moves the record played after the game was drawn for want of a five.
+  bool played_on_after_no_five() const {
+    return game.no_five_ply() > 0 && game.ply() > game.no_five_ply();
+  }
 };
 
 // Plays the record's moves under `variant` with
-// ForbiddenMovePolicy::kForgiven, stopping at the first illegal move (off
-// the board, occupied, or after the game ended by a five, a full board or
-// two passes). Fails only when `variant` and record.size do not fit together.
+// ForbiddenMovePolicy::kForgiven and NoFivePolicy::kPlaysOn (human records
+// often play on where no five is possible; the ply is noted, not refused),
+// stopping at the first illegal move (off the board, occupied, or after the
+// game ended by a five, a full board or two passes). Fails only when
+// `variant` and record.size do not fit together.
 absl::StatusOr<ReplayedGame> ReplayRecord(const GameRecord& record,
                                           Variant variant);
 

@@ -22,7 +22,7 @@ enum class Proof : uint8_t {
   kUnknown = 0,
   kWin,   // a five point, a VCF, or a child proven lost
   kLoss,  // the game is lost, an unstoppable five, or every child won
-  kDraw,  // the game ended drawn (full board, two passes)
+  kDraw,  // the game ended drawn (full board, two passes, no five possible)
 };
 absl::string_view ProofName(Proof p);  // "unknown", "win", ...
 

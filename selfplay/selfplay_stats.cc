@@ -5,6 +5,7 @@
 #include <map>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "selfplay/game_directory.h"
 #include "selfplay/selfplay_runner.h"
 
@@ -16,6 +17,13 @@ struct Stats {
   std::map<std::string, int64_t> openings;
   std::map<int64_t, int64_t> generations;
   int64_t unreadable = 0, full_searches = 0, min_plies = INT64_MAX, max_plies = 0;
+  // By pb::EndReason name in lower case ("five", "no_five_possible", ...).
+  std::map<std::string, int64_t> end_reasons;
+  // Games drawn because neither side could make a five (RULES.md §5): their
+  // plies, and the empty points left then. Without the rule such a game
+  // plays on to a full board (no five can come), unless the move cap or a
+  // resignation stops it first, so the empty points bound the plies saved.
+  int64_t no_five_plies = 0, no_five_empty_points = 0;
 };
 
 Stats ReadStats(const GameDirectory& dir, const std::vector<std::string>& uids) {
@@ -33,6 +41,14 @@ Stats ReadStats(const GameDirectory& dir, const std::vector<std::string>& uids) 
     ++s.generations[game->model_generation()];
     for (const pb::GamePly& p : game->plies()) {
       s.full_searches += p.has_target() && p.target().full_search();
+    }
+    ++s.end_reasons[absl::AsciiStrToLower(pb::EndReason_Name(game->end_reason()))];
+    if (game->end_reason() == pb::NO_FIVE_POSSIBLE) {
+      int64_t stones = 0;
+      for (const pb::GamePly& p : game->plies()) stones += p.move() >= 0;
+      const int64_t size = game->board_size() == 0 ? 15 : game->board_size();
+      s.no_five_plies += game->plies_size();
+      s.no_five_empty_points += size * size - stones;
     }
     s.min_plies = std::min<int64_t>(s.min_plies, game->plies_size());
     s.max_plies = std::max<int64_t>(s.max_plies, game->plies_size());
@@ -61,7 +77,22 @@ void PrintTotals(const Stats& s) {
 }
 
 void PrintHistograms(const Stats& s) {
-  std::printf("openings:");
+  std::printf("end reasons:");
+  for (const auto& [reason, n] : s.end_reasons) {
+    std::printf(" %s %lld", reason.c_str(), static_cast<long long>(n));
+  }
+  const auto no_five = s.end_reasons.find("no_five_possible");
+  if (no_five != s.end_reasons.end()) {
+    const double games = static_cast<double>(no_five->second);
+    std::printf("\nno five possible: %lld games, mean ply %.1f, empty points "
+                "left %lld (mean %.1f): plies saved against playing on to a "
+                "full board",
+                static_cast<long long>(no_five->second),
+                static_cast<double>(s.no_five_plies) / games,
+                static_cast<long long>(s.no_five_empty_points),
+                static_cast<double>(s.no_five_empty_points) / games);
+  }
+  std::printf("\nopenings:");
   for (const auto& [name, n] : s.openings) {
     std::printf(" %s %lld", name.c_str(), static_cast<long long>(n));
   }

@@ -75,7 +75,7 @@ OrderedJson ResultJson(const std::optional<GameResult>& result) {
 
 // Counts over all games. The two consistency checks:
 //  - disagreements: the game ended ON THE BOARD (a five, a full board, two
-//    passes) and the record claims a different result. A game with no
+//    passes, no five possible) and the record claims a different result. A game with no
 //    result on the board (resignation, time, a claimed forbidden move)
 //    cannot disagree, whatever it records.
 //  - forbidden_last_move: games whose last move played is a flagged
@@ -91,7 +91,8 @@ class Summary {
     moves_ += record.moves.size();
     if (replay.illegal.has_value()) ++illegal_;
     const Game& game = replay.game;
-    ++result_[std::string(GameResultName(game.result()))];
+    ++result_[std::string(GameResultName(replay.result()))];
+    if (replay.played_on_after_no_five()) ++played_on_;
     ++recorded_[RecordedKey(record.result)];
     const auto& forbidden = game.forbidden_played();
     if (!forbidden.empty()) ++forbidden_games_;
@@ -101,8 +102,8 @@ class Summary {
     if (!forbidden.empty() && forbidden.back().ply == game.ply()) {
       ++forbidden_last_[RecordedKey(record.result)];
     }
-    if (game.over() && record.result.has_value() &&
-        *record.result != game.result()) {
+    if (replay.result() != GameResult::kOngoing && record.result.has_value() &&
+        *record.result != replay.result()) {
       ++disagreements_;
     }
   }
@@ -124,6 +125,7 @@ class Summary {
     s["forbidden_last_move"] =
         Counts(forbidden_last_, {"black", "white", "draw", "null"});
     s["disagreements"] = disagreements_;
+    s["played_on_after_no_five"] = played_on_;
     return {{"summary", s}};
   }
 
@@ -146,6 +148,7 @@ class Summary {
   int illegal_ = 0;
   int forbidden_games_ = 0;
   int disagreements_ = 0;
+  int played_on_ = 0;
   std::map<std::string, int> result_, recorded_, kinds_, forbidden_last_;
 };
 
@@ -160,6 +163,8 @@ OrderedJson GameJson(int index, const GameRecord& record,
         {"move", MoveName(replay.illegal->move)},
         {"reason", std::string(IllegalReasonName(replay.illegal->reason))}};
   }
+  OrderedJson no_five_ply = nullptr;
+  if (replay.game.no_five_ply() > 0) no_five_ply = replay.game.no_five_ply();
   OrderedJson forbidden = OrderedJson::array();
   for (const ForbiddenMoveRecord& f : replay.game.forbidden_played()) {
     forbidden.push_back({{"ply", f.ply},
@@ -168,10 +173,11 @@ OrderedJson GameJson(int index, const GameRecord& record,
   }
   return {{"game", index},
           {"moves", std::move(moves)},
-          {"result", std::string(GameResultName(replay.game.result()))},
+          {"result", std::string(GameResultName(replay.result()))},
           {"recorded_result", ResultJson(record.result)},
           {"illegal", std::move(illegal)},
-          {"forbidden_played", std::move(forbidden)}};
+          {"forbidden_played", std::move(forbidden)},
+          {"no_five_ply", no_five_ply}};
 }
 
 std::string GameText(int index, const GameRecord& record,
@@ -181,9 +187,9 @@ std::string GameText(int index, const GameRecord& record,
   if (record.line > 0) absl::StrAppend(&out, "line ", record.line, ", ");
   absl::StrAppend(&out, VariantName(game.variant()), "): ", record.moves.size(),
                   " moves: ", MoveListString(record.moves),
-                  "\n  result: ", GameResultName(game.result()));
-  if (game.over()) {
-    absl::StrAppend(&out, " by ", EndReasonName(game.end_reason()));
+                  "\n  result: ", GameResultName(replay.result()));
+  if (replay.result() != GameResult::kOngoing) {
+    absl::StrAppend(&out, " by ", EndReasonName(replay.end_reason()));
   }
   absl::StrAppend(&out, "; recorded: ",
                   record.result ? GameResultName(*record.result) : "none",
@@ -191,6 +197,12 @@ std::string GameText(int index, const GameRecord& record,
   for (const ForbiddenMoveRecord& f : game.forbidden_played()) {
     absl::StrAppend(&out, "  forbidden move played: ", f.ply, ". ",
                     PointName(f.point), " (", ForbiddenKindName(f.kind), ")\n");
+  }
+  if (replay.played_on_after_no_five()) {
+    absl::StrAppend(&out, "  the game was already drawn at move ",
+                    game.no_five_ply(),
+                    " (no five possible); the record plays on to move ",
+                    game.ply(), "\n");
   }
   if (replay.illegal.has_value()) {
     absl::StrAppend(&out, "  illegal: move ", replay.illegal->ply, ". ",

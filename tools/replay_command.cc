@@ -16,6 +16,9 @@
 //   recorded_result   black, white, draw, or null when the record says none
 //   illegal           null or {"ply":N,"move":"h8","reason":"occupied"}
 //   forbidden_played  [{"ply":N,"move":"j9","kind":"double-three"}, ...]
+//   no_five_ply       null, or the move after which neither side could make
+//                     a five: the game was drawn there (RULES.md §5), and
+//                     "result" says draw even if the record played on
 // then {"summary":{...}} (see SummaryJson). Exit code 0 when the file was
 // read, whatever the games hold; 1 when it could not be read (the message
 // names the file and line); 2 for bad flags.
@@ -35,8 +38,10 @@ int Replay(const Argv& argv) {
             "the recorded result, the first illegal move (off the board, "
             "occupied, after the end) and the forbidden moves played. The "
             "summary's 'disagreements' counts games that ended on the board "
-            "(five, full board, two passes) with a different recorded "
-            "result; 'forbidden_last_move' counts, by recorded result, games "
+            "(five, full board, two passes, no five possible) with a different "
+            "recorded result; 'played_on_after_no_five' counts games that "
+            "went on after neither side could make a five (each game's "
+            "no_five_ply says where); 'forbidden_last_move' counts, by recorded result, games "
             "whose last move is a flagged forbidden move.");
   args.AddBool("jsonl", "one JSON object per game, then {\"summary\":...}");
   args.AddString("rule", "",

@@ -92,7 +92,10 @@ absl::Status ReplayWindow::Restore(
 
 absl::StatusOr<ReplayWindow::WindowGame> ReplayWindow::Compact(
     int64_t id, const pb::GameRecord& record) const {
-  absl::StatusOr<Game> replayed = ValidateGameRecord(record);
+  // Stored games were checked on upload; those stored before the no-five
+  // draw (RULES.md §5) may play on past it, and a resumed run keeps them.
+  absl::StatusOr<Game> replayed =
+      ValidateGameRecord(record, NoFivePolicy::kPlaysOn);
   if (!replayed.ok()) {
     return absl::DataLossError(absl::StrCat("stored game ", id, " (",
                                             record.uid(), ") is invalid: ",

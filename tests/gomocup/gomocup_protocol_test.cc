@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -323,6 +324,33 @@ TEST(GomocupProtocolTest, NeverPlaysAForbiddenPoint) {
   // Under freestyle h9 is black's only defence.
   replies = RunScript(WithBoard({"START 15", "INFO rule 0"}, "BOARD"));
   EXPECT_EQ(replies, (std::vector<std::string>{"OK", kH9}));
+}
+
+TEST(GomocupProtocolTest, SaysWhenNoFiveIsPossibleAndPlaysOn) {
+  // 5x5 freestyle, rows XXOOX / OOXXO filled in order: after white's c5
+  // (move 22) every window of five holds both colours (RULES.md §5). The
+  // manager does not know the rule and asks for a move: the engine says
+  // the game is drawn and still answers with a legal point.
+  const char* moves[] = {"a1", "c1", "b1", "d1", "e1", "a2", "c2", "b2",
+                         "d2", "e2", "a3", "c3", "b3", "d3", "e3", "a4",
+                         "c4", "b4", "d4", "e4", "a5", "c5"};
+  std::vector<std::string> script = {"START 5", "INFO rule 0", "BOARD"};
+  for (int i = 0; i < 22; ++i) {
+    const Point p = *ParsePoint(moves[i], 5);
+    // The engine is black, to play move 23: field 1 is its own stone.
+    script.push_back(absl::StrCat(p.x, ",", 4 - p.y, ",", i % 2 == 0 ? 1 : 2));
+  }
+  script.push_back("DONE");
+  const std::vector<std::string> replies = RunScript(script);
+  ASSERT_EQ(replies.size(), 3u);
+  EXPECT_EQ(replies[1],
+            "MESSAGE draw: no five possible for either side after move 22; "
+            "playing on");
+  absl::StatusOr<Point> reply = ParseGomocupPoint(replies[2], 5);
+  ASSERT_TRUE(reply.ok()) << replies[2];
+  EXPECT_TRUE(*reply == *ParsePoint("b5", 5) || *reply == *ParsePoint("d5", 5) ||
+              *reply == *ParsePoint("e5", 5))
+      << replies[2];
 }
 
 TEST(GomocupProtocolTest, TakesBackMoves) {

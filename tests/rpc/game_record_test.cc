@@ -1,6 +1,10 @@
 // The definition of a valid game record: what the trainer stores.
 #include "rpc/game_record.h"
 
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 
 namespace renju {
@@ -95,6 +99,102 @@ TEST(GameRecordTest, RejectsResultsTheBoardContradicts) {
   r.set_result(static_cast<pb::GameResult>(7));
   EXPECT_EQ(ValidateGameRecord(r).status().message(),
             "result 7 is not a known result (black win, white win, draw)");
+}
+
+// A 5x5 freestyle game filling the board in rows XXOOX / OOXXO, played
+// only until neither side can make a five (RULES.md §5): drawn there.
+pb::GameRecord NoFiveGame() {
+  const char* rows[5] = {"XXOOX", "OOXXO", "XXOOX", "OOXXO", "XXOOX"};
+  std::vector<Point> stones[2];
+  for (int y = 0; y < 5; ++y) {
+    for (int x = 0; x < 5; ++x) stones[rows[y][x] == 'X' ? 0 : 1].push_back(Point(x, y));
+  }
+  pb::GameRecord r;
+  r.set_uid("w-nofive");
+  r.set_variant(pb::FREESTYLE);
+  r.set_board_size(5);
+  Game game(Variant::kFreestyle, 5);
+  for (int i = 0; !game.over(); ++i) {
+    const Point p = stones[i % 2][i / 2];
+    EXPECT_TRUE(game.Play(Move::At(p)).ok());
+    r.add_plies()->set_move(PointIndex(p, 5));
+  }
+  EXPECT_EQ(game.end_reason(), EndReason::kNoFivePossible);
+  EXPECT_LT(game.ply(), 25);
+  r.set_result(pb::DRAW);
+  r.set_end_reason(pb::NO_FIVE_POSSIBLE);
+  return r;
+}
+
+TEST(GameRecordTest, NoFivePossibleIsADrawClaimedOnlyWhereItHappened) {
+  const pb::GameRecord good = NoFiveGame();
+  absl::StatusOr<Game> game = ValidateGameRecord(good);
+  ASSERT_TRUE(game.ok()) << game.status();
+  EXPECT_EQ(game->end_reason(), EndReason::kNoFivePossible);
+  EXPECT_EQ(ToProto(EndReason::kNoFivePossible), pb::NO_FIVE_POSSIBLE);
+  EXPECT_EQ(pb::EndReason_Name(pb::NO_FIVE_POSSIBLE), "NO_FIVE_POSSIBLE");
+
+  // The old name for such a game is now a false claim.
+  pb::GameRecord r = good;
+  r.set_end_reason(pb::FULL_BOARD);
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            "recorded result DRAW by FULL_BOARD but the board says draw by "
+            "no five possible");
+  // Claimed one move early, while a five was still possible.
+  r = good;
+  r.mutable_plies()->RemoveLast();
+  EXPECT_EQ(ValidateGameRecord(r).status().message(),
+            absl::StrCat("recorded end NO_FIVE_POSSIBLE but the board shows "
+                         "no finished game after ",
+                         r.plies_size(), " moves"));
+  // Claimed in a won game.
+  r = FiveGame();
+  r.set_result(pb::DRAW);
+  r.set_end_reason(pb::NO_FIVE_POSSIBLE);
+  EXPECT_FALSE(ValidateGameRecord(r).ok());
+  // Played on past the draw.
+  r = good;
+  const int ply = r.plies_size() + 1;
+  for (int i = 0; i < 25; ++i) {
+    bool used = false;
+    for (const pb::GamePly& p : r.plies()) used |= p.move() == i;
+    if (!used) {
+      r.add_plies()->set_move(i);
+      break;
+    }
+  }
+  EXPECT_TRUE(absl::StrContains(
+      ValidateGameRecord(r).status().message(),
+      absl::StrCat("ply ", ply, ": move ", ply)))
+      << ValidateGameRecord(r).status();
+  EXPECT_TRUE(absl::StrContains(ValidateGameRecord(r).status().message(),
+                                "after the end of the game (draw by no five "
+                                "possible)"));
+}
+
+TEST(GameRecordTest, StoredGamesThatPlayedOnPastNoFiveStillLoad) {
+  // As a worker before the rule recorded it: on to the full board.
+  pb::GameRecord r = NoFiveGame();
+  std::vector<bool> used(25, false);
+  for (const pb::GamePly& p : r.plies()) used[p.move()] = true;
+  // Black and white alternate over the rest of the pattern (see NoFiveGame).
+  const char* rows[5] = {"XXOOX", "OOXXO", "XXOOX", "OOXXO", "XXOOX"};
+  std::vector<int> rest[2];
+  for (int i = 0; i < 25; ++i) {
+    if (!used[i]) rest[rows[i / 5][i % 5] == 'X' ? 0 : 1].push_back(i);
+  }
+  while (r.plies_size() < 25) {
+    const int color = r.plies_size() % 2;
+    r.add_plies()->set_move(rest[color].front());
+    rest[color].erase(rest[color].begin());
+  }
+  r.set_end_reason(pb::FULL_BOARD);
+  EXPECT_FALSE(ValidateGameRecord(r).ok());
+  absl::StatusOr<Game> game = ValidateGameRecord(r, NoFivePolicy::kPlaysOn);
+  ASSERT_TRUE(game.ok()) << game.status();
+  EXPECT_EQ(game->end_reason(), EndReason::kFullBoard);
+  // And a game recorded under the rule loads the same way.
+  EXPECT_TRUE(ValidateGameRecord(NoFiveGame(), NoFivePolicy::kPlaysOn).ok());
 }
 
 TEST(GameRecordTest, RejectsMalformedTargets) {

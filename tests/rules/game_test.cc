@@ -159,16 +159,34 @@ TEST(GameTest, FullBoardIsADraw) {
       (rows[y][x] == 'X' ? black : white).push_back(Point(x, y));
     }
   }
-  // 13 black, 12 white: alternate, black first.
+  // 13 black, 12 white: alternate, black first. No five is possible long
+  // before the board fills (RULES.md §5), so play on past that point.
   ASSERT_EQ(black.size(), 13u);
   for (size_t i = 0; i < black.size(); ++i) {
-    ASSERT_TRUE(game.Play(Move::At(black[i])).ok()) << i;
+    ASSERT_TRUE(game.Play(Move::At(black[i]), ForbiddenMovePolicy::kLoses,
+                          NoFivePolicy::kPlaysOn)
+                    .ok())
+        << i;
     if (i < white.size()) {
-      ASSERT_TRUE(game.Play(Move::At(white[i])).ok()) << i;
+      ASSERT_TRUE(game.Play(Move::At(white[i]), ForbiddenMovePolicy::kLoses,
+                            NoFivePolicy::kPlaysOn)
+                      .ok())
+          << i;
     }
   }
   EXPECT_EQ(game.result(), GameResult::kDraw);
   EXPECT_EQ(game.end_reason(), EndReason::kFullBoard);
+  const int no_five_ply = game.no_five_ply();
+  EXPECT_GT(no_five_ply, 0);
+  EXPECT_LT(no_five_ply, 25);
+
+  // By default the same moves end the game there.
+  Game drawn(Variant::kFreestyle, 5);
+  for (int i = 0; i < no_five_ply; ++i) {
+    ASSERT_TRUE(drawn.Play(game.moves()[i]).ok()) << i;
+  }
+  EXPECT_EQ(drawn.result(), GameResult::kDraw);
+  EXPECT_EQ(drawn.end_reason(), EndReason::kNoFivePossible);
 }
 
 TEST(GameTest, UndoRestoresEverything) {

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "tests/tools/run_command.h"
 
@@ -53,9 +54,9 @@ TEST(ReplayCommandTest, ReplaysEverySharedGameWithoutAnIllegalMove) {
   const std::vector<std::string> lines = Lines(result.out);
   ASSERT_EQ(lines.size(), inputs.size() + 1);
 
-  const std::vector<std::string> keys = {"game",    "moves",
-                                         "result",  "recorded_result",
-                                         "illegal", "forbidden_played"};
+  const std::vector<std::string> keys = {
+      "game",    "moves",           "result",     "recorded_result",
+      "illegal", "forbidden_played", "no_five_ply"};
   for (size_t i = 0; i < inputs.size(); ++i) {
     const nlohmann::ordered_json game = nlohmann::ordered_json::parse(lines[i]);
     std::vector<std::string> got_keys;
@@ -91,7 +92,7 @@ TEST(ReplayCommandTest, ReplaysEverySharedGameWithoutAnIllegalMove) {
       "forbidden_games":606,"forbidden_moves":606,
       "forbidden_kinds":{"double-three":472,"double-four":116,"overline":18},
       "forbidden_last_move":{"black":0,"white":606,"draw":0,"null":0},
-      "disagreements":0}})");
+      "disagreements":0,"played_on_after_no_five":0}})");
   EXPECT_EQ(nlohmann::json::parse(lines.back()), expected) << lines.back();
 }
 
@@ -116,11 +117,11 @@ TEST(ReplayCommandTest, JsonlReportsEachGameAndTheSummary) {
             R"({"game":1,"moves":["h9","a1","g8","a3","i8","a5","h7","a7",)"
             R"("h8","a9","o15"],"result":"ongoing","recorded_result":null,)"
             R"("illegal":null,"forbidden_played":[{"ply":9,"move":"h8",)"
-            R"("kind":"double-three"}]})");
+            R"("kind":"double-three"}],"no_five_ply":null})");
   EXPECT_EQ(lines[1],
             R"({"game":2,"moves":["h8","a1","i8","a2","j8","a3","k8","a4",)"
             R"("l8"],"result":"black","recorded_result":"white",)"
-            R"("illegal":null,"forbidden_played":[]})");
+            R"("illegal":null,"forbidden_played":[],"no_five_ply":null})");
   const auto illegal = [&](int i) {
     return nlohmann::json::parse(lines[i])["illegal"].dump();
   };
@@ -137,7 +138,8 @@ TEST(ReplayCommandTest, JsonlReportsEachGameAndTheSummary) {
             R"("forbidden_games":2,"forbidden_moves":2,)"
             R"("forbidden_kinds":{"double-three":1,"double-four":0,)"
             R"("overline":1},"forbidden_last_move":{"black":0,"white":1,)"
-            R"("draw":0,"null":0},"disagreements":1}})");
+            R"("draw":0,"null":0},"disagreements":1,)"
+            R"("played_on_after_no_five":0}})");
 }
 
 TEST(ReplayCommandTest, TextReportsForPeople) {
@@ -197,6 +199,40 @@ TEST(ReplayCommandTest, ReadsEveryFormatByExtensionOrContent) {
   EXPECT_EQ(game["moves"].dump(), R"(["h8","i9"])");
   EXPECT_EQ(FirstGame(WriteTemp("jsonl_no_extension", jsonl))["moves"],
             game["moves"]);
+}
+
+// A 5x5 freestyle record filling the board in rows XXOOX / OOXXO: no five
+// is possible long before the last move (RULES.md §5), but the record plays
+// on. The replay plays every move and says where the game had ended.
+constexpr char kPlayedOn[] =
+    R"({"moves":"a1 c1 b1 d1 e1 a2 c2 b2 d2 e2 a3 c3 b3 d3 e3 a4 c4 b4 d4 )"
+    R"(e4 a5 c5 b5 d5 e5","result":"draw","rule":"freestyle","size":5})"
+    "\n";
+// After c5 every row, column and diagonal of five holds both colours.
+constexpr int kPlayedOnNoFivePly = 22;
+
+TEST(ReplayCommandTest, SaysWhereAGameThatPlayedOnWasAlreadyDrawn) {
+  const std::string path = WriteTemp("played_on.jsonl", kPlayedOn);
+  const nlohmann::json game = FirstGame(path);
+  EXPECT_EQ(game["result"], "draw");
+  EXPECT_TRUE(game["illegal"].is_null());
+  EXPECT_EQ(game["no_five_ply"], kPlayedOnNoFivePly);
+
+  const testing::CommandResult text = RunRenju("replay " + path);
+  ASSERT_EQ(text.exit_code, 0);
+  EXPECT_NE(text.out.find(absl::StrCat(
+                "  result: draw by no five possible; recorded: draw\n"
+                "  the game was already drawn at move ",
+                kPlayedOnNoFivePly,
+                " (no five possible); the record plays on to move 25\n")),
+            std::string::npos)
+      << text.out;
+  const testing::CommandResult jsonl = RunRenju("replay --jsonl " + path);
+  const std::vector<std::string> lines = Lines(jsonl.out);
+  ASSERT_EQ(lines.size(), 2u);
+  const nlohmann::json summary = nlohmann::json::parse(lines[1])["summary"];
+  EXPECT_EQ(summary["played_on_after_no_five"], 1);
+  EXPECT_EQ(summary["disagreements"], 0);
 }
 
 TEST(ReplayCommandTest, RuleComesFromTheRecordUnlessOverridden) {
