@@ -179,6 +179,8 @@ void CheckTrainer(Checker& c, const pb::TrainerConfig& t) {
   c.Range("trainer.value_loss_weight", t.value_loss_weight(), 0.0f, 100.0f);
   c.Range("trainer.torch_threads", t.torch_threads(), 0, 256);
   c.Range("trainer.log_every_steps", t.log_every_steps(), 1, 1000000);
+  c.Range<int64_t>("trainer.selfplay_lead_positions",
+                   t.selfplay_lead_positions(), 0, 1000000000);
   CheckDevice(c, "trainer.device", t.device());
 }
 
@@ -226,6 +228,28 @@ absl::StatusOr<pb::RunConfig> ParseRunConfig(absl::string_view text,
   return config;
 }
 
+absl::StatusOr<pb::RunConfig> OverrideRunConfig(pb::RunConfig config,
+                                                absl::string_view text,
+                                                absl::string_view source) {
+  google::protobuf::TextFormat::Parser parser;
+  FirstError errors;
+  parser.RecordErrorsTo(&errors);
+  // Parse, not Merge, so that a field named twice in the text is an error;
+  // MergeFrom then layers the parsed fields over the config.
+  pb::RunConfig overrides;
+  if (!parser.ParseFromString(std::string(text), &overrides)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("config override ", source, ": ",
+                     errors.found() ? errors.text() : "cannot parse"));
+  }
+  config.MergeFrom(overrides);
+  if (absl::Status s = ValidateRunConfig(config); !s.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("config override ", source, ": ", s.message()));
+  }
+  return config;
+}
+
 absl::StatusOr<pb::RunConfig> LoadRunConfig(const std::string& path) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) {
@@ -254,6 +278,7 @@ absl::Status ValidateRunConfig(const pb::RunConfig& config) {
   c.Range("launcher.workers", l.workers(), 1, 64);
   c.Range("launcher.generations", l.generations(), 1, 100000);
   c.Range("launcher.final_match_games", l.final_match_games(), 0, 100000);
+  c.Range("launcher.max_cpu_minutes", l.max_cpu_minutes(), 0.0, 1e7);
   c.Require(l.final_match_games() % 2 == 0, "launcher.final_match_games",
             "must be even: each opening is played twice");
   return c.status();

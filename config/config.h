@@ -22,6 +22,13 @@ absl::StatusOr<pb::RunConfig> LoadRunConfig(const std::string& path);
 // Parses and validates text; `source` names it in errors.
 absl::StatusOr<pb::RunConfig> ParseRunConfig(absl::string_view text,
                                              absl::string_view source);
+// Sets the fields that `text` (text format, e.g. "trainer { ema_decay: 0.999
+// }") names on top of `config`, then validates the result; `source` names
+// the text in errors. Singular fields are replaced and messages merged
+// field by field; repeated fields are appended to.
+absl::StatusOr<pb::RunConfig> OverrideRunConfig(pb::RunConfig config,
+                                                absl::string_view text,
+                                                absl::string_view source);
 // Checks every field's range; the error names the first bad field by path,
 // e.g. "selfplay.search.visits = -3 is outside 0..10000000".
 absl::Status ValidateRunConfig(const pb::RunConfig& config);

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <poll.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,7 +12,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -53,7 +58,8 @@ absl::StatusOr<Subprocess> Subprocess::Start(
 
 Subprocess::Subprocess(Subprocess&& other) noexcept
     : pid_(other.pid_), name_(std::move(other.name_)),
-      exit_code_(other.exit_code_) {
+      exit_code_(other.exit_code_),
+      final_cpu_seconds_(other.final_cpu_seconds_) {
   other.pid_ = -1;
 }
 
@@ -63,6 +69,7 @@ Subprocess& Subprocess::operator=(Subprocess&& other) noexcept {
     pid_ = other.pid_;
     name_ = std::move(other.name_);
     exit_code_ = other.exit_code_;
+    final_cpu_seconds_ = other.final_cpu_seconds_;
     other.pid_ = -1;
   }
   return *this;
@@ -75,11 +82,15 @@ Subprocess::~Subprocess() {
 bool Subprocess::Reap(bool block) {
   if (pid_ <= 0) return true;
   int status = 0;
-  const pid_t r = waitpid(pid_, &status, block ? 0 : WNOHANG);
+  rusage usage{};
+  const pid_t r = wait4(pid_, &status, block ? 0 : WNOHANG, &usage);
   if (r == 0) return false;
   if (r == pid_) {
     exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status)
                                    : 128 + WTERMSIG(status);
+    final_cpu_seconds_ =
+        usage.ru_utime.tv_sec + usage.ru_utime.tv_usec * 1e-6 +
+        usage.ru_stime.tv_sec + usage.ru_stime.tv_usec * 1e-6;
   }
   pid_ = -1;
   return true;
@@ -123,6 +134,25 @@ void Subprocess::Kill() {
   if (pid_ <= 0) return;
   kill(pid_, SIGKILL);
   Reap(true);
+}
+
+double Subprocess::CpuSeconds() const {
+  if (pid_ <= 0) return final_cpu_seconds_;
+  // /proc/<pid>/stat: fields 14 and 15 are utime and stime in clock ticks;
+  // field 2, the command name, is parenthesised and may hold spaces.
+  std::ifstream in(absl::StrCat("/proc/", pid_, "/stat"));
+  std::string text((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  const size_t close = text.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream fields(text.substr(close + 2));
+  std::string field;
+  double ticks = 0;
+  // Field 3 (the state) is the first after the name.
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    if (i >= 14) ticks += std::strtod(field.c_str(), nullptr);
+  }
+  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
 std::string SelfExecutable() {

@@ -38,6 +38,9 @@ class Subprocess {
   void Kill();
   pid_t pid() const { return pid_; }
   const std::string& name() const { return name_; }
+  // CPU time (user + system, all threads) the process has used so far, or
+  // in all once it has been reaped: what a run's CPU budget counts.
+  double CpuSeconds() const;
 
  private:
   Subprocess(pid_t pid, std::string name) : pid_(pid), name_(std::move(name)) {}
@@ -46,6 +49,7 @@ class Subprocess {
   pid_t pid_ = -1;
   std::string name_;
   int exit_code_ = -1;
+  double final_cpu_seconds_ = 0;  // from wait4, once reaped
 };
 
 // The path of the running binary (/proc/self/exe), to start siblings.

@@ -6,9 +6,19 @@
 // `renju train --resume RUN_DIR` continues a run: the trainer resumes from
 // its state and workers deliver the games they still hold.
 //
+// With a CPU budget (launcher.max_cpu_minutes or --cpu-minutes) the run also
+// stops once its processes have used that much CPU time; the count is kept
+// in <run>/cpu_seconds.txt, so a resumed run goes on from it. The last
+// published generation is then the run's result. Every run appends each
+// generation it sees published, with the CPU time used by then, to
+// <run>/generations_cpu.csv (generation,cpu_seconds,wall_seconds, the wall
+// time counted from the start of the launcher's session): the x axis of Elo
+// per CPU-hour (bench/strength.sh).
+//
 // Run folder: config.textproto, run.sqlite (games, registry, matches),
 // models/, state/, logs/<process>.log, workers/<id>/, plots and
 // summary.json.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -19,8 +29,11 @@
 #include <optional>
 #include <thread>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "base/file_util.h"
 #include "base/logging.h"
@@ -45,6 +58,8 @@ struct RunPaths {
   fs::path log(const std::string& name) const { return logs() / (name + ".log"); }
   fs::path trainer_address() const { return root / "trainer.address"; }
   fs::path server_address() const { return root / "serve.address"; }
+  fs::path cpu_seconds() const { return root / "cpu_seconds.txt"; }
+  fs::path generations_cpu() const { return root / "generations_cpu.csv"; }
   fs::path worker_dir(int i) const {
     return root / "workers" / absl::StrCat("worker-", i);
   }
@@ -96,10 +111,12 @@ absl::StatusOr<std::string> WaitForAddress(Subprocess& child,
 
 class Launcher {
  public:
-  Launcher(pb::RunConfig config, RunPaths paths, int generations)
+  Launcher(pb::RunConfig config, RunPaths paths, int generations,
+           double cpu_budget_seconds)
       : config_(std::move(config)),
         paths_(std::move(paths)),
         generations_(generations),
+        cpu_budget_seconds_(cpu_budget_seconds),
         self_(SelfExecutable()) {}
 
   absl::Status Run();
@@ -117,10 +134,17 @@ class Launcher {
   // The newest generation whose rating/gating match is over (0 if none).
   int64_t DecidedGeneration();
   void StopAll();
+  // CPU seconds of this run so far: earlier sessions (cpu_seconds.txt),
+  // children that exited, and the running children. Saves the total.
+  double RunCpuSeconds();
+  // Appends generation,cpu_seconds,wall_seconds for each generation newer
+  // than the last one noted.
+  void NoteGenerationCpu(int64_t generation, double wall_seconds);
 
   const pb::RunConfig config_;
   const RunPaths paths_;
   const int generations_;
+  const double cpu_budget_seconds_;  // 0: none
   const std::string self_;
   std::optional<Subprocess> trainer_;
   std::vector<std::optional<Subprocess>> workers_;
@@ -131,6 +155,9 @@ class Launcher {
   int64_t final_generation_ = 0;
   int64_t games_at_start_ = -1;
   int64_t generation_at_start_ = 0;
+  double cpu_seconds_before_ = 0;  // earlier sessions of the run
+  double cpu_seconds_exited_ = 0;  // this session's children that exited
+  int64_t noted_generation_ = -1;
 };
 
 absl::Status Launcher::StartTrainer() {
@@ -191,11 +218,13 @@ absl::Status Launcher::KeepChildrenAlive() {
     }
     RENJU_LOG(WARNING) << "trainer exited with code " << trainer_->exit_code()
                        << "; restarting it";
+    cpu_seconds_exited_ += trainer_->CpuSeconds();
     if (absl::Status s = StartTrainer(); !s.ok()) return s;
     // Workers reconnect by themselves; the server polls the new address
     // only if restarted, so restart it too.
     if (server_.has_value()) {
       server_->Stop();
+      cpu_seconds_exited_ += server_->CpuSeconds();
       if (absl::Status s = StartServer(); !s.ok()) return s;
     }
   }
@@ -208,6 +237,7 @@ absl::Status Launcher::KeepChildrenAlive() {
     }
     RENJU_LOG(WARNING) << "worker-" << i << " exited with code "
                        << workers_[i]->exit_code() << "; restarting it";
+    cpu_seconds_exited_ += workers_[i]->CpuSeconds();
     if (absl::Status s = StartWorker(i); !s.ok()) return s;
   }
   return absl::OkStatus();
@@ -230,6 +260,18 @@ std::string Launcher::ProgressText(const pb::TrainerStatus& s, double seconds) {
                           s.policy_loss(), s.value_loss());
   }
   absl::StrAppend(&text, " | ", FormatDuration(seconds));
+  if (cpu_budget_seconds_ > 0) {
+    // ETA from the CPU time this session has used per wall second.
+    const double used = RunCpuSeconds();
+    const double rate = (used - cpu_seconds_before_) / std::max(seconds, 1.0);
+    absl::StrAppendFormat(&text, " | cpu %.1f/%.0f min", used / 60,
+                          cpu_budget_seconds_ / 60);
+    if (rate > 0 && used < cpu_budget_seconds_) {
+      absl::StrAppend(&text, " (eta ",
+                      FormatDuration((cpu_budget_seconds_ - used) / rate), ")");
+    }
+    return text;
+  }
   // ETA from the pace of the generations published in this session.
   const int64_t done = s.latest_generation() - generation_at_start_;
   const int64_t left = generations_ - s.latest_generation();
@@ -296,6 +338,33 @@ void Launcher::PrintRatings() {
   std::fflush(stdout);
 }
 
+double Launcher::RunCpuSeconds() {
+  double total = cpu_seconds_before_ + cpu_seconds_exited_;
+  if (trainer_.has_value()) total += trainer_->CpuSeconds();
+  if (server_.has_value()) total += server_->CpuSeconds();
+  for (const auto& w : workers_) {
+    if (w.has_value()) total += w->CpuSeconds();
+  }
+  // Best effort: losing it only restarts the count of a resumed run.
+  (void)WriteFileAtomically(paths_.cpu_seconds().string(),
+                            absl::StrFormat("%.1f\n", total));
+  return total;
+}
+
+void Launcher::NoteGenerationCpu(int64_t generation, double wall_seconds) {
+  if (generation <= noted_generation_) return;
+  noted_generation_ = generation;
+  const bool fresh = !fs::exists(paths_.generations_cpu());
+  std::ofstream out(paths_.generations_cpu(), std::ios::app);
+  if (fresh) out << "generation,cpu_seconds,wall_seconds\n";
+  out << absl::StrFormat("%d,%.1f,%.1f\n", generation, RunCpuSeconds(),
+                         wall_seconds);
+  if (!out) {
+    RENJU_LOG(WARNING) << "cannot append to "
+                       << paths_.generations_cpu().string();
+  }
+}
+
 void Launcher::StopAll() {
   for (auto& w : workers_) {
     if (w.has_value()) w->Stop();
@@ -307,6 +376,28 @@ void Launcher::StopAll() {
 absl::Status Launcher::Run() {
   std::printf("run folder: %s\n", paths_.root.string().c_str());
   std::fflush(stdout);
+  if (absl::StatusOr<std::string> text = ReadFile(paths_.cpu_seconds().string());
+      text.ok() && !absl::SimpleAtod(absl::StripAsciiWhitespace(*text),
+                                     &cpu_seconds_before_)) {
+    return absl::DataLossError(absl::StrCat(
+        paths_.cpu_seconds().string(), ": not a number of seconds: '",
+        absl::StripAsciiWhitespace(*text), "'"));
+  }
+  if (absl::StatusOr<std::string> noted =
+          ReadFile(paths_.generations_cpu().string());
+      noted.ok()) {
+    // A resumed run notes only generations newer than its last row.
+    for (absl::string_view line : absl::StrSplit(*noted, '\n')) {
+      int64_t generation = 0;
+      if (absl::SimpleAtoi(line.substr(0, line.find(',')), &generation)) {
+        noted_generation_ = std::max(noted_generation_, generation);
+      }
+    }
+  }
+  if (cpu_budget_seconds_ > 0) {
+    std::printf("cpu budget: %.1f of %.1f minutes used\n",
+                cpu_seconds_before_ / 60, cpu_budget_seconds_ / 60);
+  }
   if (absl::Status s = StartTrainer(); !s.ok()) return s;
   workers_.resize(config_.launcher().workers());
   for (int i = 0; i < config_.launcher().workers(); ++i) {
@@ -326,6 +417,7 @@ absl::Status Launcher::Run() {
     absl::StatusOr<pb::TrainerStatus> now = client_->GetStatus();
     if (now.ok()) {
       status = *now;
+      NoteGenerationCpu(status.latest_generation(), progress.elapsed_seconds());
       // A generation counts once its match decided it (not "candidate").
       const int64_t decided = DecidedGeneration();
       if (decided > shown_generation) {
@@ -335,6 +427,14 @@ absl::Status Launcher::Run() {
       }
       if (decided >= generations_) {
         final_generation_ = decided;
+        break;
+      }
+      if (cpu_budget_seconds_ > 0 && RunCpuSeconds() >= cpu_budget_seconds_) {
+        final_generation_ = status.latest_generation();
+        progress.Finish(ProgressText(status, progress.elapsed_seconds()));
+        std::printf("cpu budget of %.1f minutes spent at generation %lld\n",
+                    cpu_budget_seconds_ / 60,
+                    static_cast<long long>(final_generation_));
         break;
       }
       progress.Update(ProgressText(status, progress.elapsed_seconds()));
@@ -353,13 +453,14 @@ absl::Status Launcher::Run() {
   absl::Status match = FinalMatch();
   trainer_->Stop(30000);
   if (!match.ok()) return match;
-  std::printf("done: %lld generations, %lld games, %lld training steps in %s\n"
+  std::printf("done: %lld generations, %lld games, %lld training steps in %s"
+              " (%.1f CPU minutes in all)\n"
               "ratings, plots and logs are in %s\n",
               static_cast<long long>(final_generation_),
               static_cast<long long>(status.total_games()),
               static_cast<long long>(status.training_step()),
               FormatDuration(progress.elapsed_seconds()).c_str(),
-              paths_.root.string().c_str());
+              RunCpuSeconds() / 60, paths_.root.string().c_str());
   return absl::OkStatus();
 }
 
@@ -376,17 +477,33 @@ int Train(const Argv& argv) {
   args.AddString("resume", "", "continue the run in this folder");
   args.AddInt("generations", 0, 0, 100000,
               "stop at this generation (default: the config's)");
+  args.AddString("override", "",
+                 "config fields to change, in text format, e.g. "
+                 "'trainer { learning_rate: 0.01 }' (a new run only)");
+  args.AddDouble("cpu-minutes", 0, 0, 1e7,
+                 "stop once the run has used this much CPU time "
+                 "(default: the config's launcher.max_cpu_minutes)");
   if (int code = ParseOrExit(args, argv); code >= 0) return code;
 
   RunPaths paths;
   absl::StatusOr<pb::RunConfig> config;
   if (!args.GetString("resume").empty()) {
+    if (!args.GetString("override").empty()) {
+      return Fail(absl::InvalidArgumentError(
+          "--override applies to a new run; a resumed run keeps its "
+          "config.textproto"));
+    }
     paths.root = args.GetString("resume");
     config = LoadRunConfig(paths.config().string());
     if (!config.ok()) return Fail(config.status());
   } else {
     config = LoadRunConfig(args.GetString("config"));
     if (!config.ok()) return Fail(config.status());
+    if (!args.GetString("override").empty()) {
+      config = OverrideRunConfig(*config, args.GetString("override"),
+                                 "--override");
+      if (!config.ok()) return Fail(config.status());
+    }
     paths.root = args.GetString("run-dir").empty() ? DefaultRunDir(*config)
                                                   : args.GetString("run-dir");
     std::error_code error;
@@ -409,7 +526,10 @@ int Train(const Argv& argv) {
                               : config->launcher().generations();
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
-  Launcher launcher(*config, paths, generations);
+  const double cpu_minutes = args.GetDouble("cpu-minutes") > 0
+                                 ? args.GetDouble("cpu-minutes")
+                                 : config->launcher().max_cpu_minutes();
+  Launcher launcher(*config, paths, generations, cpu_minutes * 60);
   absl::Status status = launcher.Run();
   if (!status.ok()) return absl::IsCancelled(status) ? (Fail(status), 130) : Fail(status);
   return 0;

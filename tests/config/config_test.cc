@@ -90,6 +90,32 @@ TEST(ConfigTest, OutOfRangeFieldsNameThePathAndValue) {
   EXPECT_NE(config.status().message().find("network"), std::string::npos);
 }
 
+// `renju train --override`: named fields change, the rest stay, and the
+// result is validated like a file.
+TEST(ConfigTest, OverridesChangeOnlyTheNamedFields) {
+  absl::StatusOr<pb::RunConfig> base = ParseRunConfig(
+      "name: \"x\" trainer { learning_rate: 0.05 batch_size: 64 }", "base");
+  ASSERT_TRUE(base.ok()) << base.status();
+  absl::StatusOr<pb::RunConfig> changed = OverrideRunConfig(
+      *base, "trainer { learning_rate: 0.01 selfplay_lead_positions: 4000 }",
+      "--override");
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_EQ(changed->name(), "x");
+  EXPECT_FLOAT_EQ(changed->trainer().learning_rate(), 0.01f);
+  EXPECT_EQ(changed->trainer().batch_size(), 64);
+  EXPECT_EQ(changed->trainer().selfplay_lead_positions(), 4000);
+
+  auto bad = OverrideRunConfig(*base, "trainer { batch_size: 0 }", "--override");
+  EXPECT_EQ(std::string(bad.status().message()),
+            "config override --override: trainer.batch_size = 0 is outside "
+            "1..65536");
+  bad = OverrideRunConfig(*base, "trainer { learning_rate: 1 learning_rate: 2 }",
+                          "--override");
+  EXPECT_NE(bad.status().message().find("config override --override: line 1"),
+            std::string::npos)
+      << bad.status();
+}
+
 TEST(ConfigTest, MissingFileIsAClearError) {
   auto config = LoadRunConfig("/nonexistent/x.textproto");
   EXPECT_EQ(std::string(config.status().message()),

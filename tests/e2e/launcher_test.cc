@@ -81,6 +81,65 @@ TEST(LauncherTest, TrainRunsTheGenerationsAndWritesRatingsAndPlots) {
   fs::remove(log);
 }
 
+double CpuSecondsOfRun(const fs::path& run) {
+  absl::StatusOr<std::string> text = ReadFile((run / "cpu_seconds.txt").string());
+  return text.ok() ? std::atof(text->c_str()) : -1;
+}
+
+// A run with a CPU budget (and a config override, as bench/strength.sh
+// runs them).
+TEST(LauncherTest, CpuBudgetEndsTheRunAndCountsOnAfterResume) {
+  const fs::path run = TempDir("train_cpu");
+  const std::string log = run.string() + ".log";
+  ASSERT_EQ(RunShell(absl::StrCat(kRenju, " train --config ", kConfig,
+                                  " --run-dir ", run.string(),
+                                  " --generations 100000 --cpu-minutes 0.1",
+                                  " --override 'launcher { final_match_games: 0 }'",
+                                  " > ", log, " 2>&1")),
+            0)
+      << *ReadFile(log);
+  // The override is part of the run's config, which a resume keeps.
+  EXPECT_NE(ReadFile((run / "config.textproto").string())
+                ->find("final_match_games: 0"),
+            std::string::npos);
+  EXPECT_NE(ReadFile(log)->find("cpu budget of 0.1 minutes spent at generation"),
+            std::string::npos)
+      << *ReadFile(log);
+  const double first = CpuSecondsOfRun(run);
+  EXPECT_GE(first, 6.0);
+
+  // The resumed run starts from the count: a budget already spent ends it
+  // at once, and the count only grows.
+  ASSERT_EQ(RunShell(absl::StrCat(kRenju, " train --resume ", run.string(),
+                                  " --generations 100000 --cpu-minutes 0.1 > ",
+                                  log, " 2>&1")),
+            0)
+      << *ReadFile(log);
+  EXPECT_NE(ReadFile(log)->find("of 0.1 minutes used"), std::string::npos)
+      << *ReadFile(log);
+  EXPECT_NE(ReadFile(log)->find("cpu budget of 0.1 minutes spent"),
+            std::string::npos)
+      << *ReadFile(log);
+  EXPECT_GE(CpuSecondsOfRun(run), first);
+  // Generation 0 was noted once, with the CPU time used by then.
+  const std::string noted = *ReadFile((run / "generations_cpu.csv").string());
+  EXPECT_EQ(noted.rfind("generation,cpu_seconds,wall_seconds\n0,", 0), 0u)
+      << noted;
+  EXPECT_EQ(noted.find("\n0,", noted.find("\n0,") + 1), std::string::npos)
+      << noted;
+
+  // A damaged count is an error that names the file.
+  ASSERT_TRUE(WriteFileAtomically((run / "cpu_seconds.txt").string(), "lots\n").ok());
+  EXPECT_EQ(RunShell(absl::StrCat(kRenju, " train --resume ", run.string(),
+                                  " > ", log, " 2>&1")),
+            1);
+  EXPECT_NE(ReadFile(log)->find("cpu_seconds.txt: not a number of seconds"),
+            std::string::npos)
+      << *ReadFile(log);
+  fs::remove_all(run);
+  fs::remove(log);
+}
+
 TEST(LauncherTest, ArenaDrivesTwoGomocupEngineProcesses) {
   const fs::path out = TempDir("arena_engines");
   const std::string log = out.string() + ".log";
