@@ -51,6 +51,10 @@ absl::Status SelfplayRunner::PlayGames(int thread, int64_t max_games,
                                        const GameSink& sink,
                                        const std::atomic<bool>* stop) {
   for (;;) {
+    while (paused_ != nullptr && paused_->load() &&
+           !(stop != nullptr && stop->load())) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
     if (stop != nullptr && stop->load()) return absl::OkStatus();
     const int64_t index = started_.fetch_add(1);
     if (max_games > 0 && index >= max_games) return absl::OkStatus();

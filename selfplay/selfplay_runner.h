@@ -70,6 +70,11 @@ class SelfplayRunner {
 
   SelfplayTally tally() const;
 
+  // While `*paused` is true (e.g. the trainer asks self-play to let it
+  // catch up) no game thread starts a new game; games in progress finish.
+  // Not owned; null (the default) never pauses. Set before Run.
+  void set_pause_flag(const std::atomic<bool>* paused) { paused_ = paused; }
+
  private:
   absl::Status PlayGames(int thread, int64_t max_games,
                          const EvaluatorSource& evaluators, const GameSink& sink,
@@ -80,6 +85,7 @@ class SelfplayRunner {
   const uint64_t seed_;
   const std::string uid_prefix_;
   std::atomic<int64_t> started_{0};
+  const std::atomic<bool>* paused_ = nullptr;
   // Also serialises the sink's calls. std::mutex, which ThreadSanitizer
   // sees, unlike Debian's uninstrumented absl::Mutex.
   mutable std::mutex mutex_;

@@ -50,6 +50,9 @@ class Worker {
   absl::StatusOr<std::shared_ptr<EvaluatorStack>> FetchAndLoad(
       const pb::ModelInfo& info);
   void PollModels();
+  // Follows the trainer's selfplay_paused (trainer.selfplay_lead_positions)
+  // into paused_, which the game threads obey between games.
+  void FollowPacing();
   // Uploads pending games until none are left or an upload fails.
   // Returns the number acknowledged.
   int64_t UploadPending();
@@ -68,6 +71,7 @@ class Worker {
   std::atomic<bool> stop_{false};
   std::atomic<int64_t> delivered_{0};
   std::atomic<int64_t> finished_{0};
+  std::atomic<bool> paused_{false};
   absl::Mutex mutex_;
   std::shared_ptr<EvaluatorStack> current_ ABSL_GUARDED_BY(mutex_);
 };
@@ -141,6 +145,25 @@ void Worker::PollModels() {
     RENJU_LOG(INFO) << options_.worker_id << ": switched to generation "
                     << info->generation();
   }
+}
+
+void Worker::FollowPacing() {
+  // Often enough that a paused fleet resumes within a fraction of a
+  // training step's worth of time; an unreachable trainer does not pause.
+  constexpr int64_t kPollMs = 500;
+  bool was_paused = false;
+  while (SleepUnlessStopped(kPollMs, &stop_)) {
+    absl::StatusOr<pb::TrainerStatus> status = client_->GetStatus();
+    const bool paused = status.ok() && status->selfplay_paused();
+    paused_ = paused;
+    if (paused != was_paused) {
+      RENJU_LOG(INFO) << options_.worker_id
+                      << (paused ? ": pausing new games while training catches up"
+                                 : ": resuming new games");
+      was_paused = paused;
+    }
+  }
+  paused_ = false;
 }
 
 int64_t Worker::UploadPending() {
@@ -217,11 +240,13 @@ absl::Status Worker::Run(const std::atomic<bool>* external_stop) {
   std::thread poller([&] {
     if (own_models) PollModels();
   });
+  std::thread pacer([&] { FollowPacing(); });
 
   SelfplaySettings settings = SelfplaySettingsFrom(config_);
   settings.worker_id = options_.worker_id;
   SelfplayRunner runner(settings, config_.selfplay().concurrent_games(),
                         options_.seed);
+  runner.set_pause_flag(&paused_);
   std::thread reporter([&] {
     while (SleepUnlessStopped(10000, &stop_)) {
       const SelfplayTally t = runner.tally();
@@ -253,6 +278,7 @@ absl::Status Worker::Run(const std::atomic<bool>* external_stop) {
   stop_ = true;
   uploader.join();
   poller.join();
+  pacer.join();
   reporter.join();
   stop_watch.join();
   RENJU_LOG(INFO) << options_.worker_id << ": finished " << finished_.load()

@@ -139,6 +139,7 @@ TrainingLoopOptions ToTrainingLoopOptions(const pb::RunConfig& config,
   o.window = WindowParams{t.window_c(), t.window_alpha(), t.window_beta()};
   o.min_positions = t.min_positions();
   o.samples_per_position = t.samples_per_position();
+  o.selfplay_lead_positions = t.selfplay_lead_positions();
   o.steps_per_generation = t.steps_per_generation();
   o.checkpoint_every_steps = t.checkpoint_every_steps();
   o.log_every_steps = t.log_every_steps();
@@ -495,6 +496,16 @@ void TrainingLoop::FillStatus(pb::TrainerStatus* status) const {
   status->set_training_step(s.step);
   status->set_policy_loss(s.last_step.policy_loss);
   status->set_value_loss(s.last_step.value_loss);
+  status->set_samples_trained(s.samples_trained);
+  // Stored, not ingested, positions count: games that arrive while the loop
+  // plays a rating match are still ahead of training.
+  const int64_t stored = status->total_positions();
+  const double consumed =
+      static_cast<double>(s.samples_trained) / options_.samples_per_position;
+  status->set_selfplay_paused(
+      options_.selfplay_lead_positions > 0 && stored >= options_.min_positions &&
+      static_cast<double>(stored) - consumed >
+          static_cast<double>(options_.selfplay_lead_positions));
 }
 
 void TrainingLoop::NotifyNewGames() {

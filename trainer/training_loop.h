@@ -67,6 +67,9 @@ struct TrainingLoopOptions {
   WindowParams window;
   int64_t min_positions = 2000;
   double samples_per_position = 4;
+  // Self-play pauses while stored positions lead samples_trained /
+  // samples_per_position by more than this (0: never); see FillStatus.
+  int64_t selfplay_lead_positions = 0;
   int64_t steps_per_generation = 500;
   int64_t checkpoint_every_steps = 100;
   // One log line every this many steps.
@@ -156,7 +159,9 @@ class TrainingLoop {
   // for a step, a generation or a wait without polling.
   bool AwaitStatus(const std::function<bool(const TrainingLoopStatus&)>& done,
                    absl::Duration timeout) const;
-  // Adds window size, step and losses to a TrainerStatus reply.
+  // Adds window size, step, losses and samples trained to a TrainerStatus
+  // reply whose total_positions is set, and decides selfplay_paused from
+  // them.
   void FillStatus(pb::TrainerStatus* status) const;
 
   // The network being trained, for tests and tools; not while Start()ed.

@@ -173,6 +173,50 @@ TEST_F(TrainingLoopTest, TrainsUpToTheSamplesPerPositionRatio) {
   EXPECT_EQ(loop->GetStatus().step, 2 * positions / 8);
 }
 
+// What a worker polling the trainer's status is told: pause while the
+// stored positions lead what training has consumed by more than the
+// allowed lead, once training could start; never with the lead at 0.
+TEST_F(TrainingLoopTest, AsksSelfplayToPauseWhileTrainingLagsBehind) {
+  TrainingLoopOptions options = Options("run");
+  options.selfplay_lead_positions = 10;
+  options.min_positions = 1;
+  auto loop = MakeLoop(options);
+  const int64_t positions = AddGames(2);
+  ASSERT_GT(positions, 10 + 8);
+  auto paused = [&](int64_t stored) {
+    pb::TrainerStatus status;
+    status.set_total_positions(stored);
+    loop->FillStatus(&status);
+    return status.selfplay_paused();
+  };
+  // Nothing trained yet: every stored position is ahead.
+  ASSERT_EQ(*loop->RunOnce(), TrainingLoop::Round::kTrained);  // one batch
+  // 8 samples at 2 per position consumed 4 positions.
+  EXPECT_TRUE(paused(positions));
+  EXPECT_FALSE(paused(14));  // 14 - 4 = 10: not more than the lead
+  EXPECT_TRUE(paused(15));
+  pb::TrainerStatus status;
+  status.set_total_positions(positions);
+  loop->FillStatus(&status);
+  EXPECT_EQ(status.samples_trained(), 8);
+
+  // Training catches up and the pause ends.
+  TrainUntilWaiting(*loop);
+  EXPECT_FALSE(paused(positions));
+
+  // Below min_positions training cannot start, so self-play never waits.
+  options.run_dir = dir_ / "fresh";
+  options.min_positions = 1000;
+  loop = MakeLoop(options);
+  EXPECT_FALSE(paused(999));
+  EXPECT_TRUE(paused(1000));
+  // Without a lead, never.
+  options.run_dir = dir_ / "no_lead";
+  options.selfplay_lead_positions = 0;
+  loop = MakeLoop(options);
+  EXPECT_FALSE(paused(1000000));
+}
+
 TEST_F(TrainingLoopTest, ThreadWaitsForGamesAndResumesOnNotify) {
   const int64_t positions = AddGames(2);
   auto loop = MakeLoop(Options("run"));
