@@ -108,8 +108,8 @@ TEST(ConfigTest, GumbelRootFieldsAreCheckedAndConverted) {
   EXPECT_EQ(defaults.gumbel_c_visit, 50.0f);
   EXPECT_EQ(defaults.gumbel_c_scale, 1.0f);
 
-  config = ParseRunConfig(
-      "selfplay { search { gumbel_considered_moves: 1 } }", "b");
+  config =
+      ParseRunConfig("selfplay { search { gumbel_considered_moves: 1 } }", "b");
   EXPECT_EQ(std::string(config.status().message()),
             "config b: selfplay.search.gumbel_considered_moves = 1 is outside "
             "2..225");
