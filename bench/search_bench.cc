@@ -3,6 +3,8 @@
 //   BM_EvaluatorAlone/<evaluator>/threads:N   evaluator calls/s from N threads
 //   BM_SearchPlayouts/<evaluator>/threads:N   playouts/s, N games searched at
 //                                             once (one Search per thread)
+//   BM_SearchPlayoutsGumbel/<evaluator>/...   the same with the Gumbel root
+//                                             (16 considered moves)
 //   BM_VcfSolver                              solver nodes/s on the puzzle set
 //
 // The search overhead is BM_SearchPlayouts items_per_second divided by
@@ -145,11 +147,13 @@ void BM_EvaluatorAlone(benchmark::State& state, int evaluator_index) {
   state.SetItemsProcessed(state.iterations());
 }
 
-void BM_SearchPlayouts(benchmark::State& state, int evaluator_index) {
+void BM_SearchPlayouts(benchmark::State& state, int evaluator_index,
+                       bool gumbel) {
   Evaluator& evaluator = SharedEvaluator(evaluator_index);
   const std::vector<Game>& positions = SearchPositions();
   SearchParams params;
   params.max_visits = kSearchVisits;
+  params.gumbel_root = gumbel;
   Random rng(1, state.thread_index());
   size_t i = state.thread_index();
   int64_t playouts = 0;
@@ -197,7 +201,15 @@ void RegisterEvaluatorBenchmarks() {
           ->Threads(threads)
           ->UseRealTime();
       benchmark::RegisterBenchmark(("BM_SearchPlayouts/" + name).c_str(),
-                                   BM_SearchPlayouts, i)
+                                   BM_SearchPlayouts, i, false)
+          ->Threads(threads)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+    }
+    // One game and many: the root's own cost, and batching.
+    for (int threads : {1, 16}) {
+      benchmark::RegisterBenchmark(("BM_SearchPlayoutsGumbel/" + name).c_str(),
+                                   BM_SearchPlayouts, i, true)
           ->Threads(threads)
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);

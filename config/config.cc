@@ -111,6 +111,9 @@ void CheckSearch(Checker& c, const std::string& p, const pb::SearchConfig& s) {
                      std::max<int64_t>(1, s.visits()));
   }
   c.Range(p + ".forced_playouts_k", s.forced_playouts_k(), 0.0f, 100.0f);
+  c.Range(p + ".gumbel_considered_moves", s.gumbel_considered_moves(), 2, 225);
+  c.Range(p + ".gumbel_c_visit", s.gumbel_c_visit(), 0.0f, 1e6f);
+  c.Range(p + ".gumbel_c_scale", s.gumbel_c_scale(), 0.0f, 100.0f);
   c.Merge(p, ToSearchParams(s).Validate());
 }
 
@@ -338,6 +341,10 @@ SearchParams ToSearchParams(const pb::SearchConfig& s) {
   p.cheap_visits = s.cheap_visits();
   p.forced_playouts_k = s.forced_playouts_k();
   p.policy_target_pruning = s.policy_target_pruning();
+  p.gumbel_root = s.gumbel_root();
+  p.gumbel_considered_moves = s.gumbel_considered_moves();
+  p.gumbel_c_visit = s.gumbel_c_visit();
+  p.gumbel_c_scale = s.gumbel_c_scale();
   return p;
 }
 

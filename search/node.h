@@ -53,7 +53,10 @@ struct Edge {
 struct Node {
   int64_t n = 0;            // N: completed visits
   int32_t n_in_flight = 0;  // playouts through here not yet backed up
-  Wdl sum;                  // W: summed values of the completed visits
+  // The value of the first visit as a score (win - loss): the evaluator's,
+  // or the proof's; Gumbel's mixed value needs the network's own estimate.
+  float first_score = 0;
+  Wdl sum;  // W: summed values of the completed visits
 
   Proof proof = Proof::kUnknown;
   Tactic tactic = Tactic::kNone;  // what the tactics said at expansion

@@ -94,7 +94,8 @@ absl::Status Search::ExpandRoot(Worker& w, const TacticsResult& tactics) {
   return absl::OkStatus();
 }
 
-// Playout-cap randomisation, root noise and the stop rules for this run.
+// Playout-cap randomisation, root noise or the Gumbel root, and the stop
+// rules for this run.
 void Search::PrepareRoot(RunState& run, Random& rng) {
   int64_t max_visits = params_.max_visits;
   if (params_.playout_cap_randomisation) {
@@ -102,14 +103,19 @@ void Search::PrepareRoot(RunState& run, Random& rng) {
     if (!run.full_search) max_visits = params_.cheap_visits;
   }
   std::vector<Edge>& edges = root_->edges;
+  // Halving needs a budget; a solved root or a single move needs no search
+  // and stays as PUCT has it.
+  const bool gumbel = params_.gumbel_root && max_visits > 0 &&
+                      !root_->solved() && edges.size() > 1;
   if (!root_raw_priors_.empty()) {
     for (size_t i = 0; i < edges.size(); ++i) {
       edges[i].prior = root_raw_priors_[i];
     }
     root_raw_priors_.clear();
   }
-  // KataGo skips noise on cheap searches (play.cpp).
-  if (params_.root_noise && run.full_search && edges.size() > 1) {
+  // KataGo skips noise on cheap searches (play.cpp). Gumbel's noise
+  // replaces Dirichlet's.
+  if (params_.root_noise && !gumbel && run.full_search && edges.size() > 1) {
     const int n = static_cast<int>(edges.size());
     const std::vector<double> noise =
         rng.Dirichlet(n, params_.dirichlet_alpha_total / n);
@@ -120,6 +126,7 @@ void Search::PrepareRoot(RunState& run, Random& rng) {
           static_cast<float>((1 - weight) * edges[i].prior + weight * noise[i]);
     }
   }
+  if (gumbel) run.gumbel.emplace(*root_, params_, max_visits, rng);
   run.root_select.is_root = true;
   run.root_select.forced_playouts =
       run.full_search && params_.forced_playouts_k > 0;
@@ -130,7 +137,9 @@ void Search::PrepareRoot(RunState& run, Random& rng) {
     if (e.child) root_child_visits_ += e.child->n;
   }
   if (max_visits > 0) {
-    run.stopper.Add(std::make_unique<VisitsStopper>(max_visits));
+    // A Gumbel root halves over this run's playouts: all of them are new.
+    run.stopper.Add(std::make_unique<VisitsStopper>(
+        gumbel ? root_child_visits_ + max_visits : max_visits));
   }
   if (params_.max_time_ms > 0) {
     run.stopper.Add(std::make_unique<TimeStopper>(params_.max_time_ms));
@@ -179,7 +188,7 @@ void Search::WorkerLoop(Worker& w, RunState& run, bool reports_progress) {
       UndoPath(w);
       if (!s.ok()) {
         std::lock_guard<std::mutex> lock(tree_mutex_);
-        CancelPlayout(w);
+        CancelPlayout(w, run);
         if (!failed_.exchange(true)) error_ = s;
         break;
       }
@@ -222,8 +231,17 @@ bool Search::ShouldStopLocked(const RunState& run) const {
 }
 
 SearchResult Search::ResultLocked(const RunState& run) const {
-  SearchResult result =
-      SummariseRoot(*root_, params_, game_.size(), run.full_search);
+  SearchResult result;
+  if (run.gumbel) {
+    // Pruning undoes PUCT's forced playouts, which a Gumbel root has none
+    // of; its target is the improved policy.
+    SearchParams params = params_;
+    params.policy_target_pruning = false;
+    result = SummariseRoot(*root_, params, game_.size(), run.full_search);
+    run.gumbel->Summarise(*root_, game_.size(), result);
+  } else {
+    result = SummariseRoot(*root_, params_, game_.size(), run.full_search);
+  }
   result.playouts = run.playouts;
   result.tactic = run.root_tactics.tactic;
   if (result.tactic == Tactic::kDefendVcf) {

@@ -5,6 +5,8 @@
 // search_playout.cc):
 //   1. Select: from the root, follow the PUCT choice (puct.h) down to a node
 //      not yet expanded or already solved, adding virtual loss on the way.
+//      With SearchParams::gumbel_root, the root's choice is Gumbel
+//      AlphaZero's sequential halving instead (gumbel.h).
 //   2. Evaluate and expand: a terminal position is scored by the rules; else
 //      the renju tactics (tactics.h) may solve the node or restrict its
 //      moves; else the evaluator gives priors and a win/draw/loss value.
@@ -69,7 +71,9 @@ class Search {
   // children hold exactly the visit budget (more if a reused subtree
   // already had more), unless a tactic decides the move first or the root
   // is proven. With playout-cap randomisation `rng`
-  // decides whether this is a full search; it also draws the root noise.
+  // decides whether this is a full search; it also draws the root noise,
+  // or the Gumbel noise of a Gumbel root (which makes `visits` new
+  // playouts whatever a reused subtree holds).
   // Errors: the game is over; the evaluator failed or returned malformed
   // output (the tree stays usable).
   absl::StatusOr<SearchResult> Run(Random& rng, const RunOptions& options = {});
@@ -97,7 +101,7 @@ class Search {
   absl::Status EvaluateLeaf(Worker& worker, const TacticsResult& tactics,
                             bool is_root, Expansion& out);  // 2
   void BackUp(Worker& worker, Expansion* expansion);        // 3 (locked)
-  void CancelPlayout(Worker& worker);                       // (locked)
+  void CancelPlayout(Worker& worker, RunState& run);        // (locked)
   void UpdateProofs(const Worker& worker);                  // (locked)
   void UndoPath(Worker& worker);
 

@@ -5,10 +5,12 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "rules/game.h"
 #include "search/evaluator.h"
+#include "search/gumbel.h"
 #include "search/node.h"
 #include "search/puct.h"
 #include "search/search.h"
@@ -33,6 +35,9 @@ struct Search::RunState {
   SelectOptions root_select;
   bool full_search = true;
   TacticsResult root_tactics;
+  // Set when this run searches the root by Gumbel AlphaZero instead of
+  // PUCT; guarded by tree_mutex_.
+  std::optional<GumbelRoot> gumbel;
   int64_t playouts = 0;  // guarded by tree_mutex_
 };
 

@@ -83,6 +83,15 @@ absl::Status SearchParams::Validate() const {
   if (!Finite(forced_playouts_k) || forced_playouts_k < 0) {
     return Bad("forced_playouts_k", forced_playouts_k, ">= 0");
   }
+  if (gumbel_considered_moves < 1) {
+    return Bad("gumbel_considered_moves", gumbel_considered_moves, ">= 1");
+  }
+  if (!Finite(gumbel_c_visit) || gumbel_c_visit < 0) {
+    return Bad("gumbel_c_visit", gumbel_c_visit, ">= 0");
+  }
+  if (!Finite(gumbel_c_scale) || gumbel_c_scale < 0) {
+    return Bad("gumbel_c_scale", gumbel_c_scale, ">= 0");
+  }
   return absl::OkStatus();
 }
 

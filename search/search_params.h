@@ -92,6 +92,19 @@ struct SearchParams {
   // Removes forced and otherwise unwanted visits from the policy target.
   bool policy_target_pruning = false;
 
+  // --- Gumbel AlphaZero root (search/gumbel.h) -------------------------------
+  // Replaces PUCT at the root of searches with a visit budget: Gumbel noise
+  // picks gumbel_considered_moves candidates, sequential halving spends the
+  // budget on them, the move is the Gumbel winner (no temperature) and the
+  // policy target the improved policy. Root noise, forced playouts and
+  // policy target pruning do not apply at such a root.
+  bool gumbel_root = false;
+  int gumbel_considered_moves = 16;
+  // sigma(q) = (gumbel_c_visit + max_b N(b)) * gumbel_c_scale * q, q in
+  // [0, 1]; the paper's defaults.
+  float gumbel_c_visit = 50.0f;
+  float gumbel_c_scale = 1.0f;
+
   // OK, or InvalidArgument naming the first bad field and its value.
   absl::Status Validate() const;
 };

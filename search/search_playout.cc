@@ -70,8 +70,10 @@ Search::LeafKind Search::SelectLeaf(Worker& w, RunState& run) {
   ++node->n_in_flight;
   while (node->expanded && !node->solved()) {
     const bool is_root = node == root_.get();
-    const int i =
-        SelectEdge(*node, params_, is_root ? run.root_select : SelectOptions{});
+    const int i = is_root && run.gumbel
+                      ? run.gumbel->SelectEdge(*node)
+                      : SelectEdge(*node, params_,
+                                   is_root ? run.root_select : SelectOptions{});
     RENJU_CHECK(i >= 0) << "an expanded, unsolved node has no moves";
     Edge& edge = node->edges[i];
     if (edge.child && !edge.child->expanded) {
@@ -89,7 +91,10 @@ Search::LeafKind Search::SelectLeaf(Worker& w, RunState& run) {
     w.edges.push_back(i);
     w.moves.push_back(edge.move);
   }
-  if (w.path.size() > 1) ++root_playouts_in_flight_;
+  if (w.path.size() > 1) {
+    ++root_playouts_in_flight_;
+    if (run.gumbel) run.gumbel->AddVisit(w.edges[0]);
+  }
   return w.created_leaf ? LeafKind::kNew : LeafKind::kSolved;
 }
 
@@ -155,6 +160,7 @@ void Search::BackUp(Worker& w, Expansion* expansion) {
     leaf->proof_move = expansion->proof_move;
     leaf->expanded = true;
     value = expansion->value;
+    leaf->first_score = static_cast<float>(value.Score());
   } else {
     value = Wdl::Of(leaf->proof);
   }
@@ -196,9 +202,12 @@ void Search::UpdateProofs(const Worker& w) {
 
 // Takes back a selected playout that will not be backed up (an evaluator
 // error), dropping the leaf it created so no one waits on it.
-void Search::CancelPlayout(Worker& w) {
+void Search::CancelPlayout(Worker& w, RunState& run) {
   for (Node* n : w.path) --n->n_in_flight;
-  if (w.path.size() > 1) --root_playouts_in_flight_;
+  if (w.path.size() > 1) {
+    --root_playouts_in_flight_;
+    if (run.gumbel) run.gumbel->RemoveVisit(w.edges[0]);
+  }
   if (w.created_leaf) {
     w.path[w.path.size() - 2]->edges[w.edges.back()].child.reset();
   }

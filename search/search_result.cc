@@ -43,9 +43,11 @@ const Edge* PvEdge(const Node& node, int size) {
   return best;
 }
 
-std::vector<Move> PrincipalVariation(const Node& root, int size) {
+}  // namespace
+
+std::vector<Move> PrincipalVariation(const Node& start, int size) {
   std::vector<Move> pv;
-  const Node* node = &root;
+  const Node* node = &start;
   while (node != nullptr && static_cast<int>(pv.size()) < kMaxPvLength) {
     const Edge* edge = PvEdge(*node, size);
     if (edge != nullptr) {
@@ -59,6 +61,8 @@ std::vector<Move> PrincipalVariation(const Node& root, int size) {
   }
   return pv;
 }
+
+namespace {
 
 std::vector<float> Distribution(const std::vector<ChildStats>& children,
                                 bool use_target, int size) {
@@ -143,7 +147,7 @@ double MoveTemperature(const SearchParams& params, int ply) {
 Move ChooseMove(const SearchResult& result, const SearchParams& params, int ply,
                 Random& rng) {
   const double temperature = MoveTemperature(params, ply);
-  if (temperature <= 0 || result.tactic_decided ||
+  if (temperature <= 0 || result.tactic_decided || result.gumbel ||
       result.proof == Proof::kWin) {
     return result.best_move;
   }

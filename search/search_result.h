@@ -34,7 +34,8 @@ struct ChildStats {
 
 struct SearchResult {
   // The move to play at temperature 0: a proven win, or the most visited
-  // (ties: higher prior, then lower policy index).
+  // (ties: higher prior, then lower policy index); for a Gumbel root, the
+  // Gumbel winner.
   Move best_move = Move::Pass();
   // Root moves, most visited first, same tie order.
   std::vector<ChildStats> children;
@@ -63,10 +64,14 @@ struct SearchResult {
   // Playout-cap randomisation: true for a full search, whose visits are a
   // policy target; false for a fast move that only advances the game.
   bool full_search = true;
+  // The root was searched by Gumbel AlphaZero (gumbel.h): best_move is the
+  // Gumbel winner, already a sample, so ChooseMove plays it at any
+  // temperature, and policy_target is the improved policy.
+  bool gumbel = false;
   // Indexed y * size + x, summing to 1 (pass is not a point; a pass-only
   // root gives all zeros). visit_distribution is the raw visit share;
   // policy_target has forced playouts pruned when pruning is on, and is
-  // one-hot on best_move when nothing was visited.
+  // one-hot on best_move when nothing was visited (Gumbel: see above).
   std::vector<float> visit_distribution;
   std::vector<float> policy_target;
 
@@ -78,13 +83,18 @@ struct SearchResult {
 SearchResult SummariseRoot(const Node& root, const SearchParams& params,
                            int board_size, bool full_search);
 
+// From `node`: the most visited children (ties: higher prior, then lower
+// policy index), then the proven winning move where a node was solved; at
+// most 64 moves.
+std::vector<Move> PrincipalVariation(const Node& node, int board_size);
+
 // Temperature for the move at 0-based `ply`: final + (early - final) *
 // 0.5^(ply / halflife).
 double MoveTemperature(const SearchParams& params, int ply);
 
-// The move to play: best_move at temperature 0 or when the result is
-// proven or decided by a tactic; otherwise sampled with probability
-// proportional to target_visits^(1 / temperature).
+// The move to play: best_move at temperature 0, when the result is proven,
+// decided by a tactic or a Gumbel root's; otherwise sampled with
+// probability proportional to target_visits^(1 / temperature).
 Move ChooseMove(const SearchResult& result, const SearchParams& params, int ply,
                 Random& rng);
 

@@ -118,6 +118,7 @@ absl::StatusOr<pb::GameRecord> PlaySelfplayGame(
                                                             : pb::WHITE);
       }
     }
+    // A Gumbel root's winner is already a sample: ChooseMove plays it.
     const Move move = ChooseMove(*result, settings.search, game.ply(), rng);
     pb::GamePly* ply = record.add_plies();
     ply->set_move(MoveIndex(move, settings.board_size));

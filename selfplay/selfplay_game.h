@@ -1,6 +1,8 @@
 // One self-play game: an opening, then search for every move, recording the
-// training targets (visit distribution for full searches, root value, the
-// final result) as a pb::GameRecord. Resignation follows the config, with a
+// training targets (for full searches the policy target: the visit
+// distribution, or with SearchParams::gumbel_root the improved policy; the
+// root value; the final result) as a pb::GameRecord. With the Gumbel root
+// the move played is the Gumbel winner: no Dirichlet noise, no temperature. Resignation follows the config, with a
 // fraction of games that never resign so false resignations can be counted.
 #ifndef RENJU_SELFPLAY_SELFPLAY_GAME_H_
 #define RENJU_SELFPLAY_SELFPLAY_GAME_H_

@@ -116,6 +116,37 @@ TEST(ConfigTest, OverridesChangeOnlyTheNamedFields) {
       << bad.status();
 }
 
+TEST(ConfigTest, GumbelRootFieldsAreCheckedAndConverted) {
+  auto config = ParseRunConfig(
+      "selfplay { search { gumbel_root: true gumbel_considered_moves: 8 "
+      "gumbel_c_visit: 20 gumbel_c_scale: 0.5 } }",
+      "a");
+  ASSERT_TRUE(config.ok()) << config.status();
+  const SearchParams params = ToSearchParams(config->selfplay().search());
+  EXPECT_TRUE(params.gumbel_root);
+  EXPECT_EQ(params.gumbel_considered_moves, 8);
+  EXPECT_EQ(params.gumbel_c_visit, 20.0f);
+  EXPECT_EQ(params.gumbel_c_scale, 0.5f);
+  // Off by default, with the paper's constants.
+  const SearchParams defaults = ToSearchParams(pb::SearchConfig());
+  EXPECT_FALSE(defaults.gumbel_root);
+  EXPECT_EQ(defaults.gumbel_considered_moves, 16);
+  EXPECT_EQ(defaults.gumbel_c_visit, 50.0f);
+  EXPECT_EQ(defaults.gumbel_c_scale, 1.0f);
+
+  config =
+      ParseRunConfig("selfplay { search { gumbel_considered_moves: 1 } }", "b");
+  EXPECT_EQ(std::string(config.status().message()),
+            "config b: selfplay.search.gumbel_considered_moves = 1 is outside "
+            "2..225");
+  config = ParseRunConfig("arena { search { gumbel_c_visit: -1 } }", "c");
+  EXPECT_EQ(std::string(config.status().message()),
+            "config c: arena.search.gumbel_c_visit = -1 is outside 0..1e+06");
+  config = ParseRunConfig("server { search { gumbel_c_scale: 101 } }", "d");
+  EXPECT_EQ(std::string(config.status().message()),
+            "config d: server.search.gumbel_c_scale = 101 is outside 0..100");
+}
+
 TEST(ConfigTest, MissingFileIsAClearError) {
   auto config = LoadRunConfig("/nonexistent/x.textproto");
   EXPECT_EQ(std::string(config.status().message()),

@@ -141,6 +141,15 @@ TEST(SearchParamsTest, ErrorsNameTheFieldAndValue) {
   p.num_threads = 0;
   EXPECT_NE(p.Validate().message().find("num_threads"),
             absl::string_view::npos);
+
+  p = SearchParams();
+  p.gumbel_considered_moves = 0;
+  EXPECT_NE(p.Validate().message().find("gumbel_considered_moves = 0"),
+            absl::string_view::npos);
+  p = SearchParams();
+  p.gumbel_c_scale = -1;
+  EXPECT_NE(p.Validate().message().find("gumbel_c_scale = -1"),
+            absl::string_view::npos);
 }
 
 }  // namespace
