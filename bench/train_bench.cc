@@ -7,6 +7,10 @@
 //                  optimizer). `ratio` = train / raw (target >= 0.8);
 //                  `assembly_share` = the part of a step spent sampling and
 //                  encoding the batch.
+//   BM_TrainSwitches  training samples/s (sampling included) with each
+//                  learning switch against none, in alternating windows:
+//                  `aux_ratio` with the auxiliary heads and their targets,
+//                  `ema_ratio` with the weight average (ema_decay 0.999).
 //   BM_Ingest      games/s through what an upload costs the trainer:
 //                  ValidateGameRecord, serialising, GameStore::AddGames
 //                  (committed, uploads of 8 games, a SQLite file in /tmp);
@@ -82,15 +86,22 @@ testing::SyntheticGameOptions RenjuGames() {
   return o;
 }
 
-const ReplayWindow& Window() {
-  static const ReplayWindow* window = [] {
-    auto* w = new ReplayWindow(kRenjuBoardSize, WindowParams{});
-    for (int i = 0; i < 100; ++i) {
-      RENJU_CHECK(w->AddGame(i + 1, testing::SyntheticGame(i, RenjuGames())).ok());
-    }
-    return w;
-  }();
-  return *window;
+const ReplayWindow* MakeWindow(bool aux_targets) {
+  WindowParams params;
+  params.aux_targets = aux_targets;
+  auto* w = new ReplayWindow(kRenjuBoardSize, params);
+  for (int i = 0; i < 100; ++i) {
+    RENJU_CHECK(
+        w->AddGame(i + 1, testing::SyntheticGame(i, RenjuGames())).ok());
+  }
+  return w;
+}
+
+// The same games, with or without the auxiliary targets.
+const ReplayWindow& Window(bool aux_targets = false) {
+  static const ReplayWindow* plain = MakeWindow(false);
+  static const ReplayWindow* aux = MakeWindow(true);
+  return aux_targets ? *aux : *plain;
 }
 
 // As TrainingLoopOptions' default.
@@ -156,6 +167,63 @@ void BM_TrainStep(benchmark::State& state) {
 BENCHMARK(BM_TrainStep)
     ->ArgNames({"net", "batch", "intra"})
     ->ArgsProduct({{0}, {64, 256}, {1, 2}})
+    ->Args({1, 128, 1})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+
+// Args: net (0 tiny, 1 medium), batch, LibTorch intra-op threads.
+void BM_TrainSwitches(benchmark::State& state) {
+  SetIntraOpThreads(static_cast<int>(state.range(2)));
+  const NetworkConfig config = ConfigFor(state.range(0));
+  const int batch_size = static_cast<int>(state.range(1));
+  const double seconds = state.range(0) == 0 ? 1.0 : 3.0;
+  NetworkConfig aux_config = config;
+  aux_config.aux_heads = true;
+  TrainingOptions options;
+  options.device = "cpu";
+  TrainingOptions averaging = options;
+  averaging.ema_decay = 0.999;
+  struct Case {
+    std::unique_ptr<NetworkTrainer> trainer;
+    const ReplayWindow* window;
+    Rate rate;
+  };
+  Case cases[3];  // plain, aux heads, average
+  const std::pair<const NetworkConfig*, const TrainingOptions*> setups[3] = {
+      {&config, &options}, {&aux_config, &options}, {&config, &averaging}};
+  for (int i = 0; i < 3; ++i) {
+    auto trainer =
+        NetworkTrainer::Create(*setups[i].first, *setups[i].second, 1);
+    RENJU_CHECK(trainer.ok()) << trainer.status();
+    cases[i].trainer = *std::move(trainer);
+    cases[i].window = &Window(i == 1);
+  }
+  uint64_t seed = 1;
+  TrainingBatch batch;
+  for (auto _ : state) {
+    for (int w = 0; w < 3; ++w) {
+      for (Case& c : cases) {
+        Measure(
+            [&] {
+              c.window->Sample(batch_size, ++seed, batch, kSamplingThreads);
+              RENJU_CHECK(c.trainer->Step(batch).ok());
+            },
+            batch_size, seconds, c.rate);
+      }
+    }
+  }
+  state.counters["plain_per_s"] = cases[0].rate.wall;
+  state.counters["aux_per_s"] = cases[1].rate.wall;
+  state.counters["ema_per_s"] = cases[2].rate.wall;
+  state.counters["aux_ratio"] = cases[1].rate.wall / cases[0].rate.wall;
+  state.counters["ema_ratio"] = cases[2].rate.wall / cases[0].rate.wall;
+  state.counters["aux_cpu_ratio"] = cases[1].rate.cpu / cases[0].rate.cpu;
+  state.counters["ema_cpu_ratio"] = cases[2].rate.cpu / cases[0].rate.cpu;
+  state.SetLabel(state.range(0) == 0 ? "tiny" : "medium");
+}
+BENCHMARK(BM_TrainSwitches)
+    ->ArgNames({"net", "batch", "intra"})
+    ->Args({0, 256, 1})
     ->Args({1, 128, 1})
     ->Iterations(1)
     ->Unit(benchmark::kSecond);

@@ -184,6 +184,13 @@ void CheckTrainer(Checker& c, const pb::TrainerConfig& t) {
   c.Range("trainer.log_every_steps", t.log_every_steps(), 1, 1000000);
   c.Range<int64_t>("trainer.selfplay_lead_positions",
                    t.selfplay_lead_positions(), 0, 1000000000);
+  c.Range("trainer.opponent_policy_loss_weight",
+          t.opponent_policy_loss_weight(), 0.0f, 100.0f);
+  c.Range("trainer.short_value_loss_weight", t.short_value_loss_weight(), 0.0f,
+          100.0f);
+  c.Range("trainer.short_value_horizon_plies", t.short_value_horizon_plies(),
+          1.0f, 1000.0f);
+  c.Range("trainer.ema_decay", t.ema_decay(), 0.0f, 0.99999f);
   CheckDevice(c, "trainer.device", t.device());
 }
 
@@ -309,6 +316,7 @@ NetworkConfig ToNetworkConfig(const pb::RunConfig& config) {
   out.policy_channels = n.policy_channels();
   out.value_channels = n.value_channels();
   out.value_hidden = n.value_hidden();
+  out.aux_heads = n.aux_heads();
   return out;
 }
 

@@ -12,6 +12,8 @@ namespace renju {
 namespace {
 
 constexpr char kModelKind[] = "model";
+// Optional: present (as 1) only for a net with auxiliary heads.
+constexpr char kAuxHeadsKey[] = "aux_heads";
 
 struct ConfigField {
   const char* name;
@@ -42,6 +44,7 @@ std::vector<std::pair<std::string, std::string>> InfoToMetadata(
   for (const ConfigField& f : kConfigFields) {
     out.emplace_back(f.name, absl::StrCat(info.config.*f.member));
   }
+  if (info.config.aux_heads) out.emplace_back(kAuxHeadsKey, "1");
   return out;
 }
 
@@ -103,6 +106,13 @@ absl::Status MetadataToInfo(
       return s;
     }
   }
+  if (auto aux = fields.find(kAuxHeadsKey); aux != fields.end()) {
+    if (aux->second != "0" && aux->second != "1") {
+      return BadField(kAuxHeadsKey, aux->second, "0 or 1");
+    }
+    info.config.aux_heads = aux->second == "1";
+    fields.erase(aux);
+  }
   if (!fields.empty()) {
     return absl::DataLossError(
         absl::StrCat("metadata has unknown key ", fields.begin()->first));
@@ -163,6 +173,11 @@ std::string DescribeConfigDifference(const NetworkConfig& actual,
     if (actual.*f.member == expected.*f.member) continue;
     parts.push_back(absl::StrCat(f.name, " ", actual.*f.member, " (expected ",
                                  expected.*f.member, ")"));
+  }
+  if (actual.aux_heads != expected.aux_heads) {
+    parts.push_back(absl::StrCat(kAuxHeadsKey, " ", actual.aux_heads ? 1 : 0,
+                                 " (expected ", expected.aux_heads ? 1 : 0,
+                                 ")"));
   }
   return absl::StrJoin(parts, ", ");
 }

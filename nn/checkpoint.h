@@ -3,7 +3,9 @@
 // the net was trained for, generation and training step. The metadata lines
 // are "encoding_version 1", "variants freestyle,standard,renju",
 // "generation 3", "training_step 12000" and one line per NetworkConfig field
-// ("blocks 4"); unknown or missing keys are errors.
+// ("blocks 4"); unknown or missing keys are errors. The one optional key is
+// "aux_heads 1", written only for a net with auxiliary heads, so files
+// without them are as they were and older files still load.
 #ifndef RENJU_NN_CHECKPOINT_H_
 #define RENJU_NN_CHECKPOINT_H_
 

@@ -102,7 +102,12 @@ absl::StatusOr<std::unique_ptr<Model>> Model::Load(
   absl::StatusOr<Checkpoint> checkpoint = ReadCheckpoint(path);
   if (!checkpoint.ok()) return checkpoint.status();
   const NetworkConfig& config = checkpoint->info.config;
-  if (expected.has_value() && config != *expected) {
+  // Auxiliary heads are for training: a net plays the same with or
+  // without them, so they are no difference here (the net is built with
+  // them, to keep the checkpoint whole, and forward() never runs them).
+  NetworkConfig playing = config;
+  if (expected.has_value()) playing.aux_heads = expected->aux_heads;
+  if (expected.has_value() && playing != *expected) {
     return absl::FailedPreconditionError(
         absl::StrCat("checkpoint ", path, ": architecture differs: ",
                      DescribeConfigDifference(config, *expected)));

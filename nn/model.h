@@ -50,7 +50,9 @@ class Model {
       uint64_t seed = 0);
   // Loads a checkpoint (checkpoint.h), mapping it to CPU first so a file
   // saved on a GPU host loads anywhere. With `expected`, a checkpoint of
-  // another architecture is an error naming the differing fields.
+  // another architecture is an error naming the differing fields; the
+  // auxiliary training heads (NetworkConfig::aux_heads) do not count, as
+  // Forward never computes them.
   static absl::StatusOr<std::unique_ptr<Model>> Load(
       const std::string& path, const ModelOptions& options,
       const std::optional<NetworkConfig>& expected = std::nullopt);

@@ -146,28 +146,52 @@ PolicyValueNetImpl::PolicyValueNetImpl(const NetworkConfig& config)
       torch::nn::Linear(2 * config.value_channels, config.value_hidden));
   value_out_ =
       register_module("value_out", torch::nn::Linear(config.value_hidden, 3));
+  if (config.aux_heads) {
+    opponent_policy_out_ = register_module(
+        "opponent_policy_out", torch::nn::Conv2d(torch::nn::Conv2dOptions(
+                                   config.policy_channels, 1, 1)));
+    short_value_out_ = register_module(
+        "short_value_out", torch::nn::Linear(config.value_hidden, 3));
+  }
 }
 
 std::pair<torch::Tensor, torch::Tensor> PolicyValueNetImpl::forward(
     torch::Tensor x) {
+  const torch::Tensor trunk = Trunk(std::move(x));
+  return {policy_out_->forward(PolicyHidden(trunk)).flatten(1),
+          value_out_->forward(ValueHidden(trunk))};
+}
+
+NetworkOutputs PolicyValueNetImpl::ForwardWithAux(torch::Tensor x) {
+  const torch::Tensor trunk = Trunk(std::move(x));
+  const torch::Tensor p = PolicyHidden(trunk);
+  const torch::Tensor v = ValueHidden(trunk);
+  NetworkOutputs out;
+  out.policy = policy_out_->forward(p).flatten(1);
+  out.wdl = value_out_->forward(v);
+  if (config_.aux_heads) {
+    out.opponent_policy = opponent_policy_out_->forward(p).flatten(1);
+    out.short_value = short_value_out_->forward(v);
+  }
+  return out;
+}
+
+torch::Tensor PolicyValueNetImpl::Trunk(torch::Tensor x) {
   x = torch::relu(stem_bn_->forward(stem_conv_->forward(x)));
   for (const std::shared_ptr<torch::nn::Module>& block : *blocks_) {
     x = block->as<ResidualBlockImpl>()->forward(x);
   }
-  return {Policy(x), Value(x)};
+  return x;
 }
 
-torch::Tensor PolicyValueNetImpl::Policy(const torch::Tensor& trunk) {
-  torch::Tensor p =
-      torch::relu(policy_bn_->forward(policy_conv_->forward(trunk)));
-  return policy_out_->forward(p).flatten(1);
+torch::Tensor PolicyValueNetImpl::PolicyHidden(const torch::Tensor& trunk) {
+  return torch::relu(policy_bn_->forward(policy_conv_->forward(trunk)));
 }
 
-torch::Tensor PolicyValueNetImpl::Value(const torch::Tensor& trunk) {
+torch::Tensor PolicyValueNetImpl::ValueHidden(const torch::Tensor& trunk) {
   torch::Tensor v =
       torch::relu(value_bn_->forward(value_conv_->forward(trunk)));
-  v = torch::relu(value_fc_->forward(GlobalPool(v)));
-  return value_out_->forward(v);
+  return torch::relu(value_fc_->forward(GlobalPool(v)));
 }
 
 std::vector<TensorRecord> ExportTensors(PolicyValueNetImpl& net) {

@@ -26,6 +26,18 @@
 
 namespace renju {
 
+// Everything a training step needs from one forward pass. The auxiliary
+// tensors are undefined for a net without NetworkConfig::aux_heads.
+struct NetworkOutputs {
+  torch::Tensor policy;  // [N, S * S] logits, as forward()
+  torch::Tensor wdl;     // [N, 3] logits, as forward()
+  // Logits of the opponent's reply to the move played here, over points
+  // y * S + x (unmasked).
+  torch::Tensor opponent_policy;  // [N, S * S]
+  // Win/draw/loss logits of the short-term value (replay_window.h).
+  torch::Tensor short_value;  // [N, 3]
+};
+
 class PolicyValueNetImpl : public torch::nn::Module {
  public:
   // `config` must be valid (NetworkConfig::Validate).
@@ -33,13 +45,19 @@ class PolicyValueNetImpl : public torch::nn::Module {
 
   // x: [N, kNumInputPlanes, S, S] (encoding.h). Returns policy logits
   // [N, S * S] (index y * S + x, unmasked) and win/draw/loss logits [N, 3].
+  // Never computes the auxiliary heads: this is the inference path.
   std::pair<torch::Tensor, torch::Tensor> forward(torch::Tensor x);
+  // forward()'s outputs (the same values) plus, with aux_heads, the
+  // auxiliary ones from the same trunk; for training.
+  NetworkOutputs ForwardWithAux(torch::Tensor x);
 
   const NetworkConfig& config() const { return config_; }
 
  private:
-  torch::Tensor Policy(const torch::Tensor& trunk);
-  torch::Tensor Value(const torch::Tensor& trunk);
+  torch::Tensor Trunk(torch::Tensor x);
+  // The heads' hidden layers, which the auxiliary outputs share.
+  torch::Tensor PolicyHidden(const torch::Tensor& trunk);
+  torch::Tensor ValueHidden(const torch::Tensor& trunk);
 
   NetworkConfig config_;
   torch::nn::Conv2d stem_conv_{nullptr};
@@ -52,6 +70,10 @@ class PolicyValueNetImpl : public torch::nn::Module {
   torch::nn::BatchNorm2d value_bn_{nullptr};
   torch::nn::Linear value_fc_{nullptr};
   torch::nn::Linear value_out_{nullptr};
+  // With aux_heads only; registered last so that the other weights are
+  // drawn as without them.
+  torch::nn::Conv2d opponent_policy_out_{nullptr};
+  torch::nn::Linear short_value_out_{nullptr};
 };
 TORCH_MODULE(PolicyValueNet);
 

@@ -17,7 +17,7 @@ absl::Status CheckRange(absl::string_view field, int value, int lo, int hi) {
 auto Fields(const NetworkConfig& c) {
   return std::tie(c.board_size, c.blocks, c.channels, c.global_pool_every,
                   c.global_pool_channels, c.policy_channels, c.value_channels,
-                  c.value_hidden);
+                  c.value_hidden, c.aux_heads);
 }
 
 }  // namespace
@@ -47,7 +47,7 @@ std::string NetworkConfig::DebugString() const {
       " global_pool_every=", global_pool_every,
       " global_pool_channels=", global_pool_channels,
       " policy_channels=", policy_channels, " value_channels=", value_channels,
-      " value_hidden=", value_hidden);
+      " value_hidden=", value_hidden, aux_heads ? " aux_heads=1" : "");
 }
 
 bool operator==(const NetworkConfig& a, const NetworkConfig& b) {

@@ -10,6 +10,10 @@
 //   policy: 1x1 conv -> policy_channels, BN, ReLU, 1x1 conv -> 1 logit/point
 //   value:  1x1 conv -> value_channels, BN, ReLU, mean and max pooling,
 //           linear -> value_hidden, ReLU, linear -> 3 (win, draw, loss)
+//   aux (with aux_heads, training only; KataGo, arXiv:1902.10565 §4):
+//           a second 1x1 conv on the policy head's hidden layer -> the
+//           opponent's reply policy, and a second linear on the value
+//           head's hidden layer -> 3 short-term value logits
 #ifndef RENJU_NN_NETWORK_CONFIG_H_
 #define RENJU_NN_NETWORK_CONFIG_H_
 
@@ -36,10 +40,15 @@ struct NetworkConfig {
   // Channels of the value head's conv, 1..512, and its hidden width, 1..4096.
   int value_channels = 8;
   int value_hidden = 32;
+  // The auxiliary heads above. Only training computes them; inference
+  // loads and ignores them, so its cost is the same either way.
+  bool aux_heads = false;
 
   // OK, or InvalidArgument naming the first bad field and its value.
   absl::Status Validate() const;
-  // "blocks=4 channels=32 ..." for logs and error messages.
+  // "blocks=4 channels=32 ..." for logs and error messages; " aux_heads=1"
+  // at the end only when on, so the text of a net without them is as it
+  // was before they existed (training states compare it).
   std::string DebugString() const;
 
   friend bool operator==(const NetworkConfig& a, const NetworkConfig& b);

@@ -7,6 +7,7 @@
 #include <torch/serialize/output-archive.h>
 #include <torch/utils.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -30,6 +31,7 @@ namespace {
 constexpr char kStateKind[] = "training-state";
 constexpr int kStateFormat = 1;
 constexpr char kModelPrefix[] = "model.";
+constexpr char kAveragePrefix[] = "ema.";
 constexpr char kOptimizerTensor[] = "optimizer.archive";
 
 // Logits of illegal points: finite, so that 0 * log p stays 0 in the loss
@@ -46,6 +48,9 @@ enum StatIndex {
   kWinObservedSum,
   kBrierSum,
   kSampleCount,
+  kOpponentPolicyCeSum,
+  kOpponentPolicyCount,
+  kShortValueCeSum,
   kNumStats
 };
 
@@ -70,6 +75,17 @@ absl::Status ValidateOptions(const TrainingOptions& o) {
   }
   if (!(o.value_loss_weight >= 0)) {
     return bad("value_loss_weight", o.value_loss_weight, "[0, inf)");
+  }
+  if (!(o.opponent_policy_loss_weight >= 0)) {
+    return bad("opponent_policy_loss_weight", o.opponent_policy_loss_weight,
+               "[0, inf)");
+  }
+  if (!(o.short_value_loss_weight >= 0)) {
+    return bad("short_value_loss_weight", o.short_value_loss_weight,
+               "[0, inf)");
+  }
+  if (!(o.ema_decay >= 0 && o.ema_decay < 1)) {
+    return bad("ema_decay", o.ema_decay, "[0, 1)");
   }
   return absl::OkStatus();
 }
@@ -108,6 +124,28 @@ std::unique_ptr<torch::optim::Optimizer> MakeOptimizer(
   return std::make_unique<torch::optim::AdamW>(std::move(groups), options(0));
 }
 
+// Parameters, then buffers: the tensors the average follows, in an order
+// two nets of one config share.
+std::vector<torch::Tensor> AllTensors(PolicyValueNetImpl& net) {
+  std::vector<torch::Tensor> out = net.parameters();
+  for (const torch::Tensor& b : net.buffers()) out.push_back(b);
+  return out;
+}
+
+// average = d * average + (1 - d) * live for floating-point tensors; the
+// integer ones (batch norm's step counters) are copied.
+void UpdateAverage(const std::vector<torch::Tensor>& live,
+                   std::vector<torch::Tensor>& average, double d) {
+  torch::NoGradGuard no_grad;
+  for (size_t i = 0; i < live.size(); ++i) {
+    if (average[i].is_floating_point()) {
+      average[i].mul_(d).add_(live[i], 1 - d);
+    } else {
+      average[i].copy_(live[i]);
+    }
+  }
+}
+
 std::vector<torch::Tensor> BatchNormStatistics(PolicyValueNetImpl& net) {
   std::vector<torch::Tensor> out;
   for (const torch::Tensor& b : net.buffers()) {
@@ -137,6 +175,10 @@ struct BatchTensors {
   // is always legal in a validated game; this keeps the loss finite
   // regardless).
   torch::Tensor candidates;     // [n, S * S] bool
+  // With auxiliary targets only (else undefined).
+  torch::Tensor opponent_policy_target;  // [n, S * S]
+  torch::Tensor opponent_policy_weight;  // [n]
+  torch::Tensor short_value_target;      // [n, 3]
 };
 
 BatchTensors ToTensors(const TrainingBatch& batch, const torch::Device& device) {
@@ -154,24 +196,53 @@ BatchTensors ToTensors(const TrainingBatch& batch, const torch::Device& device) 
   b.wdl_target = tensor(batch.wdl_target, {n, 3});
   b.candidates = b.x.select(1, kLegalPlane).reshape({n, s * s}).gt(0.5) |
                  b.policy_target.gt(0);
+  if (batch.has_aux_targets()) {
+    b.opponent_policy_target = tensor(batch.opponent_policy_target, {n, s * s});
+    b.opponent_policy_weight = tensor(batch.opponent_policy_weight, {n});
+    b.short_value_target = tensor(batch.short_value_target, {n, 3});
+  }
   return b;
+}
+
+// The auxiliary losses' sums over the batch: the opponent policy's
+// (weighted by its mask) and the short-term value's cross-entropy.
+struct AuxSums {
+  torch::Tensor opponent_policy_ce;
+  torch::Tensor short_value_ce;
+};
+
+AuxSums AuxLosses(const NetworkOutputs& out, const BatchTensors& b) {
+  const torch::Tensor opponent_ce =
+      -(b.opponent_policy_target * torch::log_softmax(out.opponent_policy, 1))
+           .sum(1);
+  const torch::Tensor short_value_ce =
+      -(b.short_value_target * torch::log_softmax(out.short_value, 1)).sum(1);
+  return {(b.opponent_policy_weight * opponent_ce).sum(), short_value_ce.sum()};
 }
 
 // The loss to minimise (see network_trainer.h) and, without gradients, the
 // per-step sums indexed by StatIndex.
-void ComputeLosses(const torch::Tensor& policy_logits,
-                   const torch::Tensor& wdl_logits, const BatchTensors& b,
+void ComputeLosses(const NetworkOutputs& out, const BatchTensors& b,
                    const TrainingOptions& options, torch::Tensor& loss,
                    torch::Tensor& sums) {
   const double n = static_cast<double>(b.x.size(0));
   const torch::Tensor log_policy = torch::log_softmax(
-      policy_logits.masked_fill(b.candidates.logical_not(), kMaskedLogit), 1);
-  const torch::Tensor log_wdl = torch::log_softmax(wdl_logits, 1);
+      out.policy.masked_fill(b.candidates.logical_not(), kMaskedLogit), 1);
+  const torch::Tensor log_wdl = torch::log_softmax(out.wdl, 1);
   const torch::Tensor policy_ce = -(b.policy_target * log_policy).sum(1);
   const torch::Tensor value_ce = -(b.wdl_target * log_wdl).sum(1);
   loss = (options.policy_loss_weight * (b.policy_weight * policy_ce).sum() +
           options.value_loss_weight * value_ce.sum()) /
          n;
+  const torch::Tensor zero = torch::zeros({}, b.x.options());
+  AuxSums aux{zero, zero};
+  if (out.short_value.defined()) {
+    aux = AuxLosses(out, b);
+    loss =
+        loss + (options.opponent_policy_loss_weight * aux.opponent_policy_ce +
+                options.short_value_loss_weight * aux.short_value_ce) /
+                   n;
+  }
 
   torch::NoGradGuard no_grad;
   const torch::Tensor entropy = -(log_policy.exp() * log_policy).sum(1);
@@ -185,6 +256,9 @@ void ComputeLosses(const torch::Tensor& policy_logits,
       b.wdl_target.select(1, 0).sum(),
       (wdl - b.wdl_target).pow(2).sum(),
       torch::full({}, n, b.x.options()),
+      aux.opponent_policy_ce.detach(),
+      out.short_value.defined() ? b.opponent_policy_weight.sum() : zero,
+      aux.short_value_ce.detach(),
   });
 }
 
@@ -199,9 +273,17 @@ StepStats Summarize(const double* sum, const TrainingOptions& options,
   const double full = std::max(1.0, sum[kFullSearchCount]);
   out.policy_loss = sum[kPolicyCeSum] / full;
   out.value_loss = sum[kValueCeSum] / samples;
-  out.total_loss = (options.policy_loss_weight * sum[kPolicyCeSum] +
-                    options.value_loss_weight * sum[kValueCeSum]) /
-                   samples;
+  out.total_loss =
+      (options.policy_loss_weight * sum[kPolicyCeSum] +
+       options.value_loss_weight * sum[kValueCeSum] +
+       options.opponent_policy_loss_weight * sum[kOpponentPolicyCeSum] +
+       options.short_value_loss_weight * sum[kShortValueCeSum]) /
+      samples;
+  out.opponent_policy_samples =
+      static_cast<int>(std::lround(sum[kOpponentPolicyCount]));
+  out.opponent_policy_loss =
+      sum[kOpponentPolicyCeSum] / std::max(1.0, sum[kOpponentPolicyCount]);
+  out.short_value_loss = sum[kShortValueCeSum] / samples;
   out.policy_entropy = sum[kEntropySum] / full;
   out.win_predicted = sum[kWinPredictedSum] / samples;
   out.win_observed = sum[kWinObservedSum] / samples;
@@ -265,6 +347,10 @@ struct NetworkTrainer::Impl {
   std::unique_ptr<torch::optim::Optimizer> optimizer;
   std::vector<torch::Tensor> parameters;
   std::vector<torch::Tensor> batch_norm_statistics;
+  // With ema_decay > 0: the averaged copy, and both nets' AllTensors.
+  PolicyValueNet average{nullptr};
+  std::vector<torch::Tensor> live_tensors;
+  std::vector<torch::Tensor> average_tensors;
 };
 
 NetworkTrainer::NetworkTrainer(NetworkConfig config, TrainingOptions options,
@@ -277,6 +363,10 @@ NetworkTrainer::NetworkTrainer(NetworkConfig config, TrainingOptions options,
 NetworkTrainer::~NetworkTrainer() = default;
 
 PolicyValueNetImpl& NetworkTrainer::network() { return *impl_->net; }
+
+PolicyValueNetImpl& NetworkTrainer::published_network() const {
+  return impl_->average ? *impl_->average : *impl_->net;
+}
 
 absl::StatusOr<std::unique_ptr<NetworkTrainer>> NetworkTrainer::Create(
     const NetworkConfig& config, const TrainingOptions& options, uint64_t seed,
@@ -302,6 +392,14 @@ absl::StatusOr<std::unique_ptr<NetworkTrainer>> NetworkTrainer::Create(
     impl.parameters = impl.net->parameters();
     impl.batch_norm_statistics = BatchNormStatistics(*impl.net);
     impl.optimizer = MakeOptimizer(*impl.net, options);
+    if (options.ema_decay > 0) {
+      // Built after the live net, so its weights are drawn as without it;
+      // they are overwritten by the live ones below.
+      impl.average = PolicyValueNet(config);
+      impl.average->to(impl.device);
+      impl.live_tensors = AllTensors(*impl.net);
+      impl.average_tensors = AllTensors(*impl.average);
+    }
     return absl::OkStatus();
   });
   if (!status.ok()) return status;
@@ -316,6 +414,8 @@ absl::StatusOr<std::unique_ptr<NetworkTrainer>> NetworkTrainer::Create(
       if (absl::Status s = group->Broadcast(t); !s.ok()) return s;
     }
   }
+  // The average starts at the (broadcast) initial weights.
+  UpdateAverage(impl.live_tensors, impl.average_tensors, 0);
   return trainer;
 }
 
@@ -326,6 +426,12 @@ absl::StatusOr<StepStats> NetworkTrainer::Step(const TrainingBatch& batch) {
         "x", batch.board_size, " board; the network needs >= 1 on ",
         config_.board_size, "x", config_.board_size));
   }
+  if (batch.has_aux_targets() != config_.aux_heads) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "training batch ", batch.has_aux_targets() ? "with" : "without",
+        " auxiliary targets for a network ",
+        config_.aux_heads ? "with" : "without", " aux heads"));
+  }
   const double lr = LearningRate(options_, step_);
   torch::Tensor sums;
   absl::Status status = TorchGuarded("training step", [&] {
@@ -335,9 +441,9 @@ absl::StatusOr<StepStats> NetworkTrainer::Step(const TrainingBatch& batch) {
       group.options().set_lr(lr);
     }
     impl.optimizer->zero_grad();
-    auto [policy_logits, wdl_logits] = impl.net->forward(b.x);
+    const NetworkOutputs out = impl.net->ForwardWithAux(b.x);
     torch::Tensor loss;
-    ComputeLosses(policy_logits, wdl_logits, b, options_, loss, sums);
+    ComputeLosses(out, b, options_, loss, sums);
     loss.backward();
     if (group_ != nullptr) {
       torch::NoGradGuard no_grad;
@@ -348,6 +454,11 @@ absl::StatusOr<StepStats> NetworkTrainer::Step(const TrainingBatch& batch) {
       }
     }
     impl.optimizer->step();
+    if (impl.average) {
+      const double t = static_cast<double>(step_);
+      UpdateAverage(impl.live_tensors, impl.average_tensors,
+                    std::min(options_.ema_decay, (1 + t) / (10 + t)));
+    }
     sums = sums.to(torch::kCPU, torch::kFloat64);
     return absl::OkStatus();
   });
@@ -371,6 +482,12 @@ absl::Status NetworkTrainer::SaveState(
     for (TensorRecord& t : ExportTensors(*impl_->net)) {
       t.name = kModelPrefix + t.name;
       file.tensors.push_back(std::move(t));
+    }
+    if (impl_->average) {
+      for (TensorRecord& t : ExportTensors(*impl_->average)) {
+        t.name = kAveragePrefix + t.name;
+        file.tensors.push_back(std::move(t));
+      }
     }
     return absl::OkStatus();
   });
@@ -438,7 +555,7 @@ NetworkTrainer::LoadState(const std::string& path) {
   }
   if (step < 0) return error("missing or bad step");
 
-  std::vector<TensorRecord> model;
+  std::vector<TensorRecord> model, average;
   const TensorRecord* archive = nullptr;
   for (TensorRecord& t : file->tensors) {
     if (t.name == kOptimizerTensor) {
@@ -446,6 +563,9 @@ NetworkTrainer::LoadState(const std::string& path) {
     } else if (t.name.rfind(kModelPrefix, 0) == 0) {
       t.name = t.name.substr(std::strlen(kModelPrefix));
       model.push_back(std::move(t));
+    } else if (t.name.rfind(kAveragePrefix, 0) == 0) {
+      t.name = t.name.substr(std::strlen(kAveragePrefix));
+      average.push_back(std::move(t));
     } else {
       return error(absl::StrCat("unexpected tensor ", t.name));
     }
@@ -463,7 +583,14 @@ NetworkTrainer::LoadState(const std::string& path) {
     torch::serialize::InputArchive input;
     input.load_from(archive->data.data(), optimizer_bytes, impl_->device);
     impl_->optimizer->load(input);
-    return absl::OkStatus();
+    if (!impl_->average) return absl::OkStatus();
+    if (average.empty()) {
+      UpdateAverage(impl_->live_tensors, impl_->average_tensors, 0);
+      return absl::OkStatus();
+    }
+    return ImportTensors(average,
+                         absl::StrCat("training state ", path, " (average)"),
+                         *impl_->average);
   });
   if (!status.ok()) return status;
   step_ = step;
@@ -475,7 +602,7 @@ absl::StatusOr<std::string> NetworkTrainer::ExportModel(
   info.config = config_;
   std::vector<TensorRecord> tensors;
   absl::Status status = TorchGuarded("exporting the network", [&] {
-    tensors = ExportTensors(*impl_->net);
+    tensors = ExportTensors(published_network());
     return absl::OkStatus();
   });
   if (!status.ok()) return status;

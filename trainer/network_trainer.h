@@ -9,12 +9,31 @@
 //           masked out, as inference masks them), for full-search positions
 //           only;
 //   value:  cross-entropy between the win/draw/loss logits and the game's
-//           result from the side to move's view.
+//           result from the side to move's view;
+// and with the auxiliary heads (NetworkConfig::aux_heads), whose targets
+// the replay window builds (replay_window.h):
+//   opponent policy: cross-entropy between the next ply's policy target
+//           and the opponent-policy logits over all points (unmasked: the
+//           reply comes after a move not yet on the board), where the next
+//           ply has a target;
+//   short-term value: cross-entropy between the short-term value logits
+//           and the soft win/draw/loss target T_t (its minimum is T_t's
+//           entropy, not 0).
 // Each is summed over the batch and divided by the batch size, so that with
 // data parallelism the mean of the ranks' gradients is the gradient of the
 // whole batch; weight decay is the optimizer's (L2 in SGD, decoupled in
 // AdamW) and applies to conv and linear weights, not to biases and batch
 // norm.
+//
+// Weight averaging (ema_decay > 0): after every step each floating-point
+// parameter and batch-norm running statistic of an averaged copy moves to
+//   average = d * average + (1 - d) * live,  d = min(ema_decay, (1+t)/(10+t))
+// with t the steps taken before this one (TensorFlow's
+// ExponentialMovingAverage with num_updates: a short horizon early, so the
+// average soon forgets the random start). The statistics are averaged too,
+// rather than taken live, so they describe activations over the same span
+// of training as the averaged weights. Training continues on the live
+// weights; export (the published generations) writes the average.
 //
 // Not thread-safe: one owner, the training loop.
 #ifndef RENJU_TRAINER_NETWORK_TRAINER_H_
@@ -49,6 +68,11 @@ struct TrainingOptions {
   double weight_decay = 1e-4;
   double policy_loss_weight = 1;
   double value_loss_weight = 1;
+  // The auxiliary losses', for a network with aux heads.
+  double opponent_policy_loss_weight = 0.15;
+  double short_value_loss_weight = 0.5;
+  // The average's decay per step (file comment), [0, 1); 0 = no average.
+  double ema_decay = 0;
   // "auto" (CUDA when available), "cpu", "cuda" or "cuda:N".
   std::string device = "auto";
 };
@@ -74,6 +98,12 @@ struct StepStats {
   double total_loss = 0;
   // Mean entropy of the network's (masked) policy at full-search positions.
   double policy_entropy = 0;
+  // With aux heads (else 0): positions whose next ply has a policy target,
+  // the opponent-policy cross-entropy per such position and the short-term
+  // value cross-entropy per position, in nats.
+  int opponent_policy_samples = 0;
+  double opponent_policy_loss = 0;
+  double short_value_loss = 0;
   // Value calibration: mean predicted win probability against the observed
   // win rate, and the Brier score of the win/draw/loss prediction (mean of
   // the summed squared errors; 0 is perfect, 2 the worst).
@@ -100,25 +130,31 @@ class NetworkTrainer {
   NetworkTrainer& operator=(const NetworkTrainer&) = delete;
 
   // One optimizer step on `batch` (this rank's part of it); the batch's
-  // board size must be the network's.
+  // board size must be the network's, and it must carry auxiliary targets
+  // exactly when the network has aux heads.
   absl::StatusOr<StepStats> Step(const TrainingBatch& batch);
 
   // The training state, as a tensor file of kind "training-state": the
-  // weights, the optimizer's buffers (momentum; Adam's moments and step
-  // counts), the step, and `extra` key/value lines the caller needs back
-  // (the sampler's and the window's state). Written atomically.
+  // weights, the average (with ema_decay > 0), the optimizer's buffers
+  // (momentum; Adam's moments and step counts), the step, and `extra`
+  // key/value lines the caller needs back (the sampler's and the window's
+  // state). Written atomically.
   absl::Status SaveState(
       const std::string& path,
       const std::vector<std::pair<std::string, std::string>>& extra) const;
   // Restores a state saved by SaveState with the same network shape and
   // optimizer; returns its `extra` lines. Continuing from it gives the same
   // weights as never having stopped (bit for bit on CPU with one intra-op
-  // thread). On error the trainer may be partly overwritten.
+  // thread). A state without an average (saved with ema_decay 0, or
+  // before averaging existed) starts the average at its live weights; an
+  // average in the state is dropped when ema_decay is 0. On error the
+  // trainer may be partly overwritten.
   absl::StatusOr<std::vector<std::pair<std::string, std::string>>> LoadState(
       const std::string& path);
 
-  // Writes the weights as an inference checkpoint (checkpoint.h) with
-  // `info` (its config is replaced by the network's); returns its hash.
+  // Writes published_network() as an inference checkpoint (checkpoint.h)
+  // with `info` (its config is replaced by the network's); returns its
+  // hash.
   absl::StatusOr<std::string> ExportModel(const std::string& path,
                                           CheckpointInfo info) const;
 
@@ -127,6 +163,9 @@ class NetworkTrainer {
   const TrainingOptions& options() const { return options_; }
   // The module, for tests and tools that inspect or compare weights.
   PolicyValueNetImpl& network();
+  // What ExportModel writes: the average with ema_decay > 0, else
+  // network().
+  PolicyValueNetImpl& published_network() const;
 
  private:
   struct Impl;

@@ -35,24 +35,27 @@ std::string Quoted(const fs::path& path) {
   return out + "'";
 }
 
+// Rows of a log with `header` have `columns` fields.
 absl::StatusOr<LossRow> ParseLossRow(absl::string_view line,
+                                     absl::string_view header, size_t columns,
                                      const std::string& where) {
   const std::vector<absl::string_view> fields = absl::StrSplit(line, ',');
-  if (fields.size() != 6) {
+  if (fields.size() != columns) {
     return absl::InvalidArgumentError(
-        absl::StrCat(where, ": expected 6 comma-separated fields (",
-                     kLossCsvHeader, "), found ", fields.size()));
+        absl::StrCat(where, ": expected ", columns, " comma-separated fields (",
+                     header, "), found ", fields.size()));
   }
   LossRow row;
-  double* doubles[] = {&row.policy_loss, &row.value_loss, &row.policy_entropy,
-                       &row.lr};
+  double* doubles[] = {&row.policy_loss,          &row.value_loss,
+                       &row.policy_entropy,       &row.lr,
+                       &row.opponent_policy_loss, &row.short_value_loss};
   bool ok = absl::SimpleAtoi(fields[0], &row.step) &&
             absl::SimpleAtoi(fields[1], &row.unix_ms);
-  for (int i = 0; i < 4 && ok; ++i)
-    ok = absl::SimpleAtod(fields[2 + i], doubles[i]);
+  for (size_t i = 2; i < columns && ok; ++i)
+    ok = absl::SimpleAtod(fields[i], doubles[i - 2]);
   if (!ok) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        where, ": '", line, "' is not numbers (", kLossCsvHeader, ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, ": '", line, "' is not numbers (", header, ")"));
   }
   return row;
 }
@@ -86,13 +89,23 @@ std::string EloTimeData(const RatingTable& table) {
 
 std::string LossData(const std::vector<LossRow>& rows) {
   std::string data =
-      "# step unix_ms policy_loss value_loss policy_entropy lr\n";
+      "# step unix_ms policy_loss value_loss policy_entropy lr "
+      "opponent_policy_loss short_value_loss\n";
   for (const LossRow& r : rows) {
-    absl::StrAppendFormat(&data, "%d %d %.6g %.6g %.6g %.6g\n", r.step,
-                          r.unix_ms, r.policy_loss, r.value_loss,
-                          r.policy_entropy, r.lr);
+    absl::StrAppendFormat(&data, "%d %d %.6g %.6g %.6g %.6g %.6g %.6g\n",
+                          r.step, r.unix_ms, r.policy_loss, r.value_loss,
+                          r.policy_entropy, r.lr, r.opponent_policy_loss,
+                          r.short_value_loss);
   }
   return data;
+}
+
+// Whether any row has auxiliary losses to draw.
+bool HasAuxLosses(const std::vector<LossRow>& rows) {
+  for (const LossRow& r : rows) {
+    if (r.opponent_policy_loss != 0 || r.short_value_loss != 0) return true;
+  }
+  return false;
 }
 
 std::string ScriptHeader(const PlotOptions& options) {
@@ -125,7 +138,7 @@ std::string EloScript(const fs::path& data, const fs::path& png, bool time,
       " using 1:2:3 with yerrorlines lw 2 pt 7 ", "title 'Elo'\n");
 }
 
-std::string LossScript(const fs::path& data, const fs::path& png) {
+std::string LossScript(const fs::path& data, const fs::path& png, bool aux) {
   return absl::StrCat(
       "set output ", Quoted(png), "\n", "set xtics autofreq\n",
       "set key top right box opaque\n",
@@ -133,8 +146,11 @@ std::string LossScript(const fs::path& data, const fs::path& png) {
       "set title ''\nset xlabel 'step'\nset ylabel 'nats'\n", "plot ",
       Quoted(data), " using 1:3 with lines lw 2 title 'policy loss', ",
       "'' using 1:4 with lines lw 2 title 'value loss', ",
-      "'' using 1:5 with lines lw 2 title 'policy entropy'\n",
-      "set ylabel 'learning rate'\n", "plot ", Quoted(data),
+      "'' using 1:5 with lines lw 2 title 'policy entropy'",
+      aux ? ", '' using 1:7 with lines lw 2 title 'opponent policy loss', "
+            "'' using 1:8 with lines lw 2 title 'short-term value loss'"
+          : "",
+      "\n", "set ylabel 'learning rate'\n", "plot ", Quoted(data),
       " using 1:6 with lines lw 2 title 'lr'\n", "unset multiplot\n");
 }
 
@@ -164,7 +180,8 @@ PlotJob PreparePlots(const fs::path& out, const RatingTable& ratings,
   }
   if (!losses.empty()) {
     job.files.push_back({data / "loss.dat", LossData(losses)});
-    script += LossScript(data / "loss.dat", out / "loss.png.tmp");
+    script += LossScript(data / "loss.dat", out / "loss.png.tmp",
+                         HasAuxLosses(losses));
     job.pngs.push_back("loss.png");
   }
   script += "set output\n";
@@ -236,6 +253,17 @@ absl::Status RunGnuplot(const PlotOptions& options, const fs::path& script,
 
 }  // namespace
 
+std::string FormatLossRow(const LossRow& row, absl::string_view header) {
+  std::string line = absl::StrFormat(
+      "%d,%d,%.6f,%.6f,%.6f,%.6g", row.step, row.unix_ms, row.policy_loss,
+      row.value_loss, row.policy_entropy, row.lr);
+  if (header != kLegacyLossCsvHeader) {
+    absl::StrAppendFormat(&line, ",%.6f,%.6f", row.opponent_policy_loss,
+                          row.short_value_loss);
+  }
+  return line + "\n";
+}
+
 absl::StatusOr<std::vector<LossRow>> ReadLossCsv(const std::string& path) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
@@ -246,16 +274,18 @@ absl::StatusOr<std::vector<LossRow>> ReadLossCsv(const std::string& path) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": empty; expected the header ", kLossCsvHeader));
   }
-  if (absl::StripSuffix(lines[0], "\r") != kLossCsvHeader) {
+  const absl::string_view header = absl::StripSuffix(lines[0], "\r");
+  if (header != kLossCsvHeader && header != kLegacyLossCsvHeader) {
     return absl::InvalidArgumentError(absl::StrCat(
         path, ":1: header '", lines[0], "', expected '", kLossCsvHeader, "'"));
   }
+  const size_t columns = header == kLossCsvHeader ? 8 : 6;
   std::vector<LossRow> rows;
   for (size_t i = 1; i < lines.size(); ++i) {
     const absl::string_view line = absl::StripSuffix(lines[i], "\r");
     if (line.empty()) continue;
     absl::StatusOr<LossRow> row =
-        ParseLossRow(line, absl::StrCat(path, ":", i + 1));
+        ParseLossRow(line, header, columns, absl::StrCat(path, ":", i + 1));
     if (!row.ok()) return row.status();
     rows.push_back(*row);
   }

@@ -19,8 +19,15 @@ namespace renju {
 // The loss log the training loop appends to: this header line, then one
 // row per logged step: the step, wall time (Unix ms), mean policy loss
 // (cross-entropy, nats), mean value loss (WDL cross-entropy, nats), policy
-// entropy (nats) and the learning rate.
+// entropy (nats), the learning rate, and the auxiliary heads' losses
+// (network_trainer.h; nats, 0 without the heads): opponent policy and
+// short-term value.
 inline constexpr char kLossCsvHeader[] =
+    "step,unix_ms,policy_loss,value_loss,policy_entropy,lr,"
+    "opponent_policy_loss,short_value_loss";
+// The header of logs begun before the auxiliary columns; a resumed run
+// keeps appending rows of its columns.
+inline constexpr char kLegacyLossCsvHeader[] =
     "step,unix_ms,policy_loss,value_loss,policy_entropy,lr";
 
 struct LossRow {
@@ -30,11 +37,18 @@ struct LossRow {
   double value_loss = 0;
   double policy_entropy = 0;
   double lr = 0;
+  double opponent_policy_loss = 0;  // 0 in a legacy log
+  double short_value_loss = 0;
 };
 
+// `row` as a line of a log with `header` (kLossCsvHeader or
+// kLegacyLossCsvHeader), newline included.
+std::string FormatLossRow(const LossRow& row, absl::string_view header);
+
 // Reads a loss CSV. Errors name the file and line: a header other than
-// kLossCsvHeader, a row without six fields, a field that is not a number.
-// A last line without its newline (a write in progress) is skipped.
+// kLossCsvHeader or kLegacyLossCsvHeader, a row without the header's
+// number of fields, a field that is not a number. A last line without its
+// newline (a write in progress) is skipped.
 absl::StatusOr<std::vector<LossRow>> ReadLossCsv(const std::string& path);
 
 struct PlotOptions {

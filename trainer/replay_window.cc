@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <thread>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "base/logging.h"
@@ -21,7 +22,7 @@ int64_t WindowSize(int64_t total_positions, const WindowParams& params) {
   return std::min(total_positions, static_cast<int64_t>(size));
 }
 
-void TrainingBatch::Reset(int n, int board_size_in) {
+void TrainingBatch::Reset(int n, int board_size_in, bool aux_targets) {
   board_size = board_size_in;
   size = n;
   const int points = board_size * board_size;
@@ -29,6 +30,10 @@ void TrainingBatch::Reset(int n, int board_size_in) {
   policy_target.assign(static_cast<size_t>(n) * points, 0.0f);
   policy_weight.assign(n, 0.0f);
   wdl_target.assign(static_cast<size_t>(n) * 3, 0.0f);
+  const size_t aux_rows = aux_targets ? n : 0;
+  opponent_policy_target.assign(aux_rows * points, 0.0f);
+  opponent_policy_weight.assign(aux_rows, 0.0f);
+  short_value_target.assign(aux_rows * 3, 0.0f);
 }
 
 ReplayWindow::ReplayWindow(int board_size, WindowParams params)
@@ -141,7 +146,35 @@ absl::StatusOr<ReplayWindow::WindowGame> ReplayWindow::Compact(
     position.policy_end = static_cast<uint32_t>(game.policy_points.size());
     game.positions.push_back(position);
   }
+  if (params_.aux_targets) {
+    AddShortValues(record, replayed->side_to_move(), game);
+  }
   return game;
+}
+
+// T_t of the file comment in replay_window.h, from the end backwards.
+void ReplayWindow::AddShortValues(const pb::GameRecord& record,
+                                  Color after_last, WindowGame& game) const {
+  const double lambda = 1 - 1 / params_.short_value_horizon;
+  double t[3] = {0, 0, 0};  // win, draw, loss
+  if (game.result == GameResult::kDraw) {
+    t[1] = 1;
+  } else {
+    t[game.result == WinFor(after_last) ? 0 : 2] = 1;
+  }
+  game.short_value.assign(game.positions.size() * 3, 0.0f);
+  size_t position = game.positions.size();
+  for (int i = record.plies_size() - 1; i >= 0; --i) {
+    std::swap(t[0], t[2]);  // now from the side to move at ply i
+    if (!record.plies(i).has_target()) continue;
+    const pb::SearchTarget& r = record.plies(i).target();
+    const double root[3] = {r.root_win(), r.root_draw(), r.root_loss()};
+    --position;
+    for (int j = 0; j < 3; ++j) {
+      t[j] = (1 - lambda) * root[j] + lambda * t[j];
+      game.short_value[position * 3 + j] = static_cast<float>(t[j]);
+    }
+  }
 }
 
 void ReplayWindow::Append(WindowGame game) {
@@ -190,7 +223,7 @@ const ReplayWindow::WindowGame& ReplayWindow::GameAt(int64_t seq) const {
 void ReplayWindow::Sample(int n, uint64_t seed, TrainingBatch& batch,
                           int threads) const {
   RENJU_CHECK(!games_.empty()) << "sampling an empty replay window";
-  batch.Reset(n, board_size_);
+  batch.Reset(n, board_size_, params_.aux_targets);
   const int64_t window = window_positions();
   auto sample_rows = [&](int begin, int end) {
     for (int row = begin; row < end; ++row) {
@@ -214,7 +247,8 @@ void ReplayWindow::WritePosition(int64_t index, Symmetry s, int row,
                                  TrainingBatch& batch) const {
   const int64_t seq = total_positions_ - window_positions() + index;
   const WindowGame& game = GameAt(seq);
-  const Position& position = game.positions[seq - game.first_seq];
+  const size_t position_index = static_cast<size_t>(seq - game.first_seq);
+  const Position& position = game.positions[position_index];
   const int size = board_size_;
 
   // Every move was checked by ValidateGameRecord when the game came in, and
@@ -245,6 +279,32 @@ void ReplayWindow::WritePosition(int64_t index, Symmetry s, int row,
   } else {
     wdl[game.result == WinFor(replay.side_to_move()) ? 0 : 2] = 1.0f;
   }
+  if (params_.aux_targets) WriteAuxTargets(game, position_index, s, row, batch);
+}
+
+void ReplayWindow::WriteAuxTargets(const WindowGame& game, size_t position,
+                                   Symmetry s, int row,
+                                   TrainingBatch& batch) const {
+  RENJU_CHECK(batch.has_aux_targets())
+      << "a batch without auxiliary targets from a window with them";
+  const int size = board_size_;
+  std::copy_n(&game.short_value[position * 3], 3,
+              &batch.short_value_target[static_cast<size_t>(row) * 3]);
+  // The reply is the next ply; its position follows this one when it was
+  // searched at all.
+  if (position + 1 >= game.positions.size()) return;
+  const Position& next = game.positions[position + 1];
+  if (next.ply != game.positions[position].ply + 1 || !next.full_search) {
+    return;
+  }
+  float* policy =
+      &batch.opponent_policy_target[static_cast<size_t>(row) * size * size];
+  for (uint32_t j = next.policy_begin; j < next.policy_end; ++j) {
+    const Point p =
+        ApplySymmetry(s, PointAt(game.policy_points[j], size), size);
+    policy[PointIndex(p, size)] += game.policy_probs[j];
+  }
+  batch.opponent_policy_weight[row] = 1.0f;
 }
 
 }  // namespace renju

@@ -15,6 +15,24 @@
 // encodes it with EncodePosition, so the planes are exactly what inference
 // sees; the policy target is mapped by the same symmetry. Not thread-safe:
 // one owner (the training loop).
+//
+// Auxiliary targets (WindowParams::aux_targets; KataGo, arXiv:1902.10565
+// §4), for a network with aux heads:
+//   opponent policy: the policy target of the next recorded ply (the
+//     opponent's reply), under the same symmetry; weight 0 where that ply
+//     has none (a fast search, or the last ply);
+//   short-term value: with lambda = 1 - 1/h (h = short_value_horizon), the
+//     WDL triple T_t from the side to move at ply t, defined backwards from
+//     the end of a game of L plies:
+//       T_L = the final result (one-hot win/draw/loss) from the side to
+//             move after the last ply,
+//       T_t = (1 - lambda) r_t + lambda F(T_{t+1})  if ply t has a target,
+//       T_t = F(T_{t+1})                            otherwise,
+//     where r_t is ply t's root (win, draw, loss) and F swaps win and loss
+//     (the other side's view). For searched plies t..L-1 that is
+//       T_t = sum_k (1 - lambda) lambda^k F^k(r_{t+k}) + lambda^(L-t) z_t,
+//     z_t the result from the side to move at t (KataGo's TD value).
+//     The weights sum to 1, so T_t is a distribution.
 #ifndef RENJU_TRAINER_REPLAY_WINDOW_H_
 #define RENJU_TRAINER_REPLAY_WINDOW_H_
 
@@ -34,6 +52,10 @@ struct WindowParams {
   int64_t c = 250000;  // positions; 1..
   double alpha = 0.75;
   double beta = 0.4;
+  // Batches carry the auxiliary targets (above); off leaves them empty.
+  bool aux_targets = false;
+  // h of the short-term value, in plies, >= 1.
+  double short_value_horizon = 6;
 };
 
 // W(N) above, in positions.
@@ -54,9 +76,17 @@ struct TrainingBatch {
   // The game's result from the side to move's view: win, draw, loss
   // one-hot (a resignation is a win for the other side).
   std::vector<float> wdl_target;      // size * 3
+  // The auxiliary targets (file comment); empty without them. The next
+  // ply's policy target, and 1 where it has one (else 0).
+  std::vector<float> opponent_policy_target;  // size * S * S
+  std::vector<float> opponent_policy_weight;  // size
+  // The short-term value T_t: win, draw, loss from the side to move.
+  std::vector<float> short_value_target;  // size * 3
 
-  // Sizes every vector for `n` positions of `board_size` and zeroes them.
-  void Reset(int n, int board_size);
+  // Sizes every vector for `n` positions of `board_size` (the auxiliary
+  // ones only with `aux_targets`, else empty) and zeroes them.
+  void Reset(int n, int board_size, bool aux_targets = false);
+  bool has_aux_targets() const { return !short_value_target.empty(); }
 };
 
 class ReplayWindow {
@@ -90,8 +120,9 @@ class ReplayWindow {
               int threads = 1) const;
 
   // Writes one position under symmetry `s` as row `row` of `batch` (which
-  // must be Reset for this board size): `index` counts from the oldest
-  // position Sample draws from, 0 .. window_positions() - 1.
+  // must be Reset for this board size, and with auxiliary targets when the
+  // window has them): `index` counts from the oldest position Sample draws
+  // from, 0 .. window_positions() - 1.
   void WritePosition(int64_t index, Symmetry s, int row,
                      TrainingBatch& batch) const;
 
@@ -124,10 +155,16 @@ class ReplayWindow {
     std::vector<Position> positions;
     std::vector<int16_t> policy_points;
     std::vector<float> policy_probs;
+    // With aux_targets: T_t of each position, 3 floats apiece.
+    std::vector<float> short_value;
   };
 
   absl::StatusOr<WindowGame> Compact(int64_t id,
                                      const pb::GameRecord& record) const;
+  void AddShortValues(const pb::GameRecord& record, Color after_last,
+                      WindowGame& game) const;
+  void WriteAuxTargets(const WindowGame& game, size_t position, Symmetry s,
+                       int row, TrainingBatch& batch) const;
   void Append(WindowGame game);
   void Evict();
   // The game holding sequence number `seq`.

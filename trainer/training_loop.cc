@@ -71,6 +71,14 @@ absl::Status ValidateOptions(const TrainingLoopOptions& o, int world_size) {
     if (value < 1) return InvalidOption(name, absl::StrCat(value), ">= 1");
   }
   if (o.variants.empty()) return InvalidOption("variants", "{}", "one or more");
+  if (o.window.aux_targets != o.network.aux_heads) {
+    return InvalidOption("window.aux_targets", o.window.aux_targets ? "1" : "0",
+                         "network.aux_heads");
+  }
+  if (!(o.window.short_value_horizon >= 1)) {
+    return InvalidOption("window.short_value_horizon",
+                         absl::StrCat(o.window.short_value_horizon), ">= 1");
+  }
   if (o.seed > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
     return InvalidOption("seed", absl::StrCat(o.seed), "0..2^63-1");
   }
@@ -134,9 +142,14 @@ TrainingLoopOptions ToTrainingLoopOptions(const pb::RunConfig& config,
   o.training.weight_decay = t.weight_decay();
   o.training.policy_loss_weight = t.policy_loss_weight();
   o.training.value_loss_weight = t.value_loss_weight();
+  o.training.opponent_policy_loss_weight = t.opponent_policy_loss_weight();
+  o.training.short_value_loss_weight = t.short_value_loss_weight();
+  o.training.ema_decay = t.ema_decay();
   o.training.device = t.device();
   o.batch_size = t.batch_size();
   o.window = WindowParams{t.window_c(), t.window_alpha(), t.window_beta()};
+  o.window.aux_targets = o.network.aux_heads;
+  o.window.short_value_horizon = t.short_value_horizon_plies();
   o.min_positions = t.min_positions();
   o.samples_per_position = t.samples_per_position();
   o.selfplay_lead_positions = t.selfplay_lead_positions();
@@ -441,6 +454,11 @@ void TrainingLoop::LogProgress() {
       s.step, rate, s.policy_loss, s.value_loss, s.policy_entropy,
       s.win_predicted, s.win_observed, s.value_brier, s.learning_rate,
       window_.window_positions(), window_.total_positions(), generation_);
+  if (options_.network.aux_heads) {
+    RENJU_LOG(INFO) << absl::StrFormat(
+        "train step %d opponent policy %.3f short-term value %.3f", s.step,
+        s.opponent_policy_loss, s.short_value_loss);
+  }
   AppendLossRow(s);
 }
 
@@ -449,16 +467,30 @@ void TrainingLoop::LogProgress() {
 void TrainingLoop::AppendLossRow(const StepStats& s) {
   const std::string path =
       (std::filesystem::path(options_.run_dir) / "training.csv").string();
-  const bool fresh = !std::filesystem::exists(path);
+  // A log begun before the auxiliary columns keeps its columns.
+  std::string header;
+  {
+    std::ifstream in(path);
+    std::getline(in, header);
+  }
+  const bool fresh = header.empty();
+  if (fresh) header = kLossCsvHeader;
   std::ofstream out(path, std::ios::app);
   if (!out) {
     RENJU_LOG(WARNING) << "cannot append to " << path;
     return;
   }
-  if (fresh) out << kLossCsvHeader << "\n";
-  out << absl::StrFormat("%d,%d,%.6f,%.6f,%.6f,%.6g\n", s.step,
-                         absl::ToUnixMillis(absl::Now()), s.policy_loss,
-                         s.value_loss, s.policy_entropy, s.learning_rate);
+  if (fresh) out << header << "\n";
+  LossRow row;
+  row.step = s.step;
+  row.unix_ms = absl::ToUnixMillis(absl::Now());
+  row.policy_loss = s.policy_loss;
+  row.value_loss = s.value_loss;
+  row.policy_entropy = s.policy_entropy;
+  row.lr = s.learning_rate;
+  row.opponent_policy_loss = s.opponent_policy_loss;
+  row.short_value_loss = s.short_value_loss;
+  out << FormatLossRow(row, header);
 }
 
 void TrainingLoop::PublishStatus(bool waiting) {

@@ -18,7 +18,9 @@
 //                                plus counters, the window's game-id range and
 //                                the last generation; a restart resumes from it
 //                                exactly
-//   models/gen<N>.model          published generations (inference checkpoints)
+//   models/gen<N>.model          published generations (inference checkpoints;
+//                                the weight average with ema_decay > 0)
+//   training.csv                 the loss log (plots.h)
 //
 // Data parallel: with a DataParallelGroup every rank runs a loop on the same
 // store; rank 0 decides each round (train, wait or stop, and up to which

@@ -147,6 +147,40 @@ TEST(ConfigTest, GumbelRootFieldsAreCheckedAndConverted) {
             "config d: server.search.gumbel_c_scale = 101 is outside 0..100");
 }
 
+TEST(ConfigTest, AuxHeadsAndWeightAverageAreOffByDefault) {
+  absl::StatusOr<pb::RunConfig> config = ParseRunConfig("", "empty");
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_FALSE(ToNetworkConfig(*config).aux_heads);
+  EXPECT_EQ(config->trainer().ema_decay(), 0.0f);
+  EXPECT_FLOAT_EQ(config->trainer().opponent_policy_loss_weight(), 0.15f);
+  EXPECT_FLOAT_EQ(config->trainer().short_value_horizon_plies(), 6.0f);
+
+  config = ParseRunConfig(
+      "network { aux_heads: true }\n"
+      "trainer { ema_decay: 0.999 short_value_horizon_plies: 12 }",
+      "a");
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_TRUE(ToNetworkConfig(*config).aux_heads);
+
+  const std::pair<const char*, const char*> bad[] = {
+      {"trainer { ema_decay: 1 }",
+       "trainer.ema_decay = 1 is outside 0..0.99999"},
+      {"trainer { ema_decay: -0.5 }",
+       "trainer.ema_decay = -0.5 is outside 0..0.99999"},
+      {"trainer { short_value_horizon_plies: 0.5 }",
+       "trainer.short_value_horizon_plies = 0.5 is outside 1..1000"},
+      {"trainer { opponent_policy_loss_weight: -1 }",
+       "trainer.opponent_policy_loss_weight = -1 is outside 0..100"},
+      {"trainer { short_value_loss_weight: 101 }",
+       "trainer.short_value_loss_weight = 101 is outside 0..100"},
+  };
+  for (const auto& [text, message] : bad) {
+    config = ParseRunConfig(text, "b");
+    EXPECT_EQ(std::string(config.status().message()),
+              std::string("config b: ") + message);
+  }
+}
+
 TEST(ConfigTest, MissingFileIsAClearError) {
   auto config = LoadRunConfig("/nonexistent/x.textproto");
   EXPECT_EQ(std::string(config.status().message()),

@@ -216,6 +216,9 @@ TEST_F(CheckpointTest, BadMetadataGivesClearErrors) {
        "metadata generation is 'three', expected an integer"},
       {"variants", "renju,chess", "metadata variants is 'renju,chess'"},
       {"colour", "blue", "unknown key colour"},
+      {"aux_heads", "2", "metadata aux_heads is '2', expected 0 or 1"},
+      // Claims auxiliary heads the weights do not have.
+      {"aux_heads", "1", "is missing"},
       // A valid config, but not the one these weights were made for.
       {"channels", "24",
        "has shape [16,13,3,3], the network wants [24,13,3,3]"},
@@ -245,6 +248,40 @@ TEST_F(CheckpointTest, MismatchesGiveClearErrors) {
 
   std::remove(path_.c_str());
   EXPECT_EQ(LoadError().code(), absl::StatusCode::kNotFound);
+}
+
+// "aux_heads 1" is written only for a net with auxiliary heads, so other
+// files are as before; such a checkpoint loads for play wherever its
+// config without the heads is expected, and plays as its main heads do.
+TEST_F(CheckpointTest, AuxHeadsAreAnOptionalKeyAndLoadForPlay) {
+  auto has_key = [](const std::string& path) {
+    absl::StatusOr<TensorFile> file = ReadTensorFile(path);
+    EXPECT_TRUE(file.ok()) << file.status();
+    for (const auto& [key, value] : file->metadata) {
+      if (key == "aux_heads") return value;
+    }
+    return std::string("absent");
+  };
+  EXPECT_EQ(has_key(path_), "absent");
+
+  NetworkConfig aux = SmallConfig();
+  aux.aux_heads = true;
+  auto model = Model::Create(aux, CpuOptions(), 42);
+  ASSERT_TRUE(model.ok()) << model.status();
+  ASSERT_TRUE((*model)->Save(path_).ok());
+  EXPECT_EQ(has_key(path_), "1");
+  auto loaded = Model::Load(path_, CpuOptions(), SmallConfig());
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_TRUE((*loaded)->config().aux_heads);
+  // Equal seeds draw the main weights alike with or without the heads.
+  EXPECT_EQ(Outputs(**loaded), Outputs(*model_));
+
+  NetworkConfig wider = SmallConfig();
+  wider.channels = 24;
+  EXPECT_THAT(LoadError(wider).message(),
+              HasSubstr("architecture differs: channels 16 (expected 24)"));
+  EXPECT_EQ(DescribeConfigDifference(aux, SmallConfig()),
+            "aux_heads 1 (expected 0)");
 }
 
 TEST(TensorFileTest, RoundTripsInt64AndFloatTensors) {

@@ -86,5 +86,33 @@ TEST(NetworkTest, ExportedTensorsNameEveryParameterAndBuffer) {
                            net->named_parameters()["stem_conv.weight"]));
 }
 
+// The auxiliary heads are extra outputs for training: the main outputs
+// and the main weights are the same with or without them.
+TEST(NetworkTest, AuxHeadsAddOutputsAndChangeNothingElse) {
+  NetworkConfig with = TinyNetworkConfig(9);
+  with.aux_heads = true;
+  torch::manual_seed(5);
+  PolicyValueNet plain(TinyNetworkConfig(9));
+  torch::manual_seed(5);
+  PolicyValueNet aux(with);
+  for (const auto& p : plain->named_parameters()) {
+    EXPECT_TRUE(torch::equal(p.value(), aux->named_parameters()[p.key()]))
+        << p.key();
+  }
+  EXPECT_EQ(aux->named_parameters().size(),
+            plain->named_parameters().size() + 4);  // two weights, two biases
+
+  aux->eval();
+  torch::NoGradGuard no_grad;
+  const torch::Tensor x = Encode({"e5", "a1 b2 c3", ""}, 9);
+  const NetworkOutputs out = aux->ForwardWithAux(x);
+  auto [policy, wdl] = aux->forward(x);
+  EXPECT_TRUE(torch::equal(out.policy, policy));
+  EXPECT_TRUE(torch::equal(out.wdl, wdl));
+  EXPECT_EQ(out.opponent_policy.sizes(), (std::vector<int64_t>{3, 81}));
+  EXPECT_EQ(out.short_value.sizes(), (std::vector<int64_t>{3, 3}));
+  EXPECT_FALSE(plain->ForwardWithAux(x).short_value.defined());
+}
+
 }  // namespace
 }  // namespace renju

@@ -3,8 +3,12 @@
 // training state, and export to a checkpoint inference loads.
 #include "trainer/network_trainer.h"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "nn/model.h"
@@ -14,6 +18,7 @@
 namespace renju {
 namespace {
 
+using ::renju::testing::AuxNetworkConfig;
 using ::renju::testing::FixedBatch;
 using ::renju::testing::MaxDifference;
 using ::renju::testing::TempDir;
@@ -29,9 +34,10 @@ TrainingOptions CpuOptions(TrainingOptions::Optimizer optimizer =
   return o;
 }
 
-std::unique_ptr<NetworkTrainer> MakeTrainer(const TrainingOptions& options,
-                                            uint64_t seed = 1) {
-  auto trainer = NetworkTrainer::Create(TestNetworkConfig(), options, seed);
+std::unique_ptr<NetworkTrainer> MakeTrainer(
+    const TrainingOptions& options, uint64_t seed = 1,
+    const NetworkConfig& config = TestNetworkConfig()) {
+  auto trainer = NetworkTrainer::Create(config, options, seed);
   EXPECT_TRUE(trainer.ok()) << trainer.status();
   return trainer.ok() ? *std::move(trainer) : nullptr;
 }
@@ -251,6 +257,245 @@ TEST(NetworkTrainerTest, ExportsACheckpointInferenceLoads) {
       1e-4));
   EXPECT_TRUE(torch::allclose(torch::from_blob(wdl.data(), {batch.size, 3}),
                               expected_wdl, 1e-4, 1e-4));
+}
+
+// At KataGo-like small weights (0.15) forty steps barely move the
+// auxiliary heads; at weight 1 they visibly learn.
+TEST(NetworkTrainerTest, AuxHeadsLearnAFixedBatch) {
+  SetIntraOpThreads(1);
+  TrainingOptions options = CpuOptions();
+  options.opponent_policy_loss_weight = 1;
+  options.short_value_loss_weight = 1;
+  auto trainer = MakeTrainer(options, 1, AuxNetworkConfig());
+  ASSERT_NE(trainer, nullptr);
+  const TrainingBatch batch = FixedBatch(32, 2, /*aux_targets=*/true);
+  absl::StatusOr<StepStats> first = trainer->Step(batch);
+  ASSERT_TRUE(first.ok()) << first.status();
+  StepStats last;
+  for (int i = 0; i < 40; ++i) {
+    absl::StatusOr<StepStats> stats = trainer->Step(batch);
+    ASSERT_TRUE(stats.ok()) << stats.status();
+    last = *stats;
+  }
+  EXPECT_GT(first->opponent_policy_samples, 0);
+  EXPECT_LT(first->opponent_policy_samples, 32);
+  EXPECT_LT(last.opponent_policy_loss, 0.8 * first->opponent_policy_loss);
+  // Its minimum is the soft target's entropy, not 0.
+  EXPECT_LT(last.short_value_loss, 0.95 * first->short_value_loss);
+  EXPECT_LT(last.policy_loss, 0.8 * first->policy_loss);
+  EXPECT_LT(last.value_loss, 0.8 * first->value_loss);
+  // The total counts the auxiliary losses at their weights.
+  const TrainingOptions o = trainer->options();
+  EXPECT_NEAR(
+      first->total_loss,
+      (o.policy_loss_weight * first->policy_loss * first->full_search_samples +
+       o.opponent_policy_loss_weight * first->opponent_policy_loss *
+           first->opponent_policy_samples) /
+              32 +
+          o.value_loss_weight * first->value_loss +
+          o.short_value_loss_weight * first->short_value_loss,
+      1e-4);
+
+  // Without the heads the auxiliary statistics stay 0.
+  auto plain = MakeTrainer(CpuOptions());
+  absl::StatusOr<StepStats> stats = plain->Step(FixedBatch(8, 2));
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->opponent_policy_samples, 0);
+  EXPECT_EQ(stats->opponent_policy_loss, 0);
+  EXPECT_EQ(stats->short_value_loss, 0);
+}
+
+// Garbage opponent-policy targets where the next ply has none change
+// nothing: their loss has weight zero.
+TEST(NetworkTrainerTest, OpponentPolicyLossOnlyWhereTheReplyHasATarget) {
+  SetIntraOpThreads(1);
+  const TrainingBatch batch = FixedBatch(24, 3, /*aux_targets=*/true);
+  TrainingBatch garbage = batch;
+  const int points = batch.board_size * batch.board_size;
+  int masked = 0;
+  for (int i = 0; i < batch.size; ++i) {
+    if (batch.opponent_policy_weight[i] != 0) continue;
+    ++masked;
+    for (int j = 0; j < points; ++j) {
+      garbage.opponent_policy_target[i * points + j] = 1.0f / points;
+    }
+  }
+  ASSERT_GT(masked, 0);
+  auto a = MakeTrainer(CpuOptions(), 1, AuxNetworkConfig());
+  auto b = MakeTrainer(CpuOptions(), 1, AuxNetworkConfig());
+  absl::StatusOr<StepStats> sa = a->Step(batch);
+  absl::StatusOr<StepStats> sb = b->Step(garbage);
+  ASSERT_TRUE(sa.ok() && sb.ok());
+  EXPECT_EQ(sa->opponent_policy_samples, batch.size - masked);
+  EXPECT_EQ(sa->opponent_policy_loss, sb->opponent_policy_loss);
+  EXPECT_EQ(MaxDifference(a->network(), b->network()), 0.0);
+}
+
+TEST(NetworkTrainerTest, AuxTargetsMustMatchTheHeads) {
+  auto plain = MakeTrainer(CpuOptions());
+  absl::StatusOr<StepStats> stats = plain->Step(FixedBatch(4, 1, true));
+  EXPECT_EQ(stats.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(stats.status().message().find("with auxiliary targets"),
+            std::string::npos)
+      << stats.status();
+  auto aux = MakeTrainer(CpuOptions(), 1, AuxNetworkConfig());
+  stats = aux->Step(FixedBatch(4, 1));
+  EXPECT_EQ(stats.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(aux->step(), 0);
+}
+
+// A checkpoint exported with aux heads loads into the inference Model
+// (which expects the config without them) and evaluates exactly what the
+// training net's main heads do.
+TEST(NetworkTrainerTest, ExportedAuxHeadsLoadForPlay) {
+  SetIntraOpThreads(1);
+  TempDir dir;
+  auto trainer = MakeTrainer(CpuOptions(), 1, AuxNetworkConfig());
+  const TrainingBatch batch = FixedBatch(8, 4, /*aux_targets=*/true);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(trainer->Step(batch).ok());
+  const std::string path = dir / "gen1.model";
+  ASSERT_TRUE(trainer->ExportModel(path, CheckpointInfo{}).ok());
+
+  ModelOptions options;
+  options.device = "cpu";
+  auto model = Model::Load(path, options, TestNetworkConfig());
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_TRUE((*model)->config().aux_heads);
+  std::vector<float> policy(batch.size * 81), wdl(batch.size * 3);
+  ASSERT_TRUE(
+      (*model)
+          ->Forward(batch.planes.data(), batch.size, policy.data(), wdl.data())
+          .ok());
+  trainer->network().eval();
+  torch::NoGradGuard no_grad;
+  const NetworkOutputs expected = trainer->network().ForwardWithAux(
+      torch::from_blob(const_cast<float*>(batch.planes.data()),
+                       {batch.size, kNumInputPlanes, 9, 9}));
+  EXPECT_TRUE(torch::allclose(torch::from_blob(policy.data(), {batch.size, 81}),
+                              expected.policy, 1e-4, 1e-4));
+  EXPECT_TRUE(torch::allclose(torch::from_blob(wdl.data(), {batch.size, 3}),
+                              expected.wdl, 1e-4, 1e-4));
+}
+
+// The published weights after k steps are the average computed here by
+// hand from the live weights after each step:
+//   a_0 = w_0,  a_{t+1} = d_t a_t + (1 - d_t) w_{t+1},
+//   d_t = min(ema_decay, (1 + t) / (10 + t)),
+// for every floating-point parameter and batch-norm statistic; batch
+// norm's step counters are the live ones.
+TEST(NetworkTrainerTest, PublishesTheAverageOfTheWeights) {
+  SetIntraOpThreads(1);
+  TempDir dir;
+  TrainingOptions options = CpuOptions();
+  options.ema_decay = 0.2;  // below (1 + t) / (10 + t) from t = 2 on
+  auto trainer = MakeTrainer(options, 1, AuxNetworkConfig());
+  auto snapshot = [&] {
+    std::map<std::string, torch::Tensor> out;
+    for (const auto& item : trainer->network().named_parameters()) {
+      out[item.key()] = item.value().detach().to(torch::kDouble);
+    }
+    for (const auto& item : trainer->network().named_buffers()) {
+      const torch::Tensor& b = item.value();
+      out[item.key()] =
+          b.is_floating_point() ? b.to(torch::kDouble) : b.clone();
+    }
+    return out;
+  };
+  std::map<std::string, torch::Tensor> average = snapshot();
+  EXPECT_EQ(MaxDifference(trainer->network(), trainer->published_network()),
+            0.0);
+  for (int t = 0; t < 4; ++t) {
+    ASSERT_TRUE(trainer->Step(FixedBatch(8, 20 + t, true)).ok());
+    const double d = std::min(0.2, (1.0 + t) / (10.0 + t));
+    for (auto& [name, live] : snapshot()) {
+      torch::Tensor& a = average[name];
+      a = a.is_floating_point() ? d * a + (1 - d) * live : live;
+    }
+  }
+  absl::StatusOr<std::string> hash =
+      trainer->ExportModel(dir / "gen1.model", CheckpointInfo{});
+  ASSERT_TRUE(hash.ok()) << hash.status();
+  absl::StatusOr<Checkpoint> checkpoint = ReadCheckpoint(dir / "gen1.model");
+  ASSERT_TRUE(checkpoint.ok()) << checkpoint.status();
+  ASSERT_EQ(checkpoint->tensors.size(), average.size());
+  PolicyValueNet exported(AuxNetworkConfig());
+  ASSERT_TRUE(ImportTensors(checkpoint->tensors, "test", *exported).ok());
+  for (const auto* net : {&*exported, &trainer->published_network()}) {
+    auto tensors = net->named_parameters();
+    for (const auto& item : net->named_buffers()) {
+      tensors.insert(item.key(), item.value());
+    }
+    for (const auto& item : tensors) {
+      const torch::Tensor& expected = average.at(item.key());
+      if (expected.is_floating_point()) {
+        EXPECT_TRUE(torch::allclose(item.value().to(torch::kDouble), expected,
+                                    1e-5, 1e-6))
+            << item.key();
+      } else {
+        EXPECT_TRUE(torch::equal(item.value(), expected)) << item.key();
+      }
+    }
+  }
+  // Training went on with the live weights, which are not the average.
+  EXPECT_GT(MaxDifference(trainer->network(), trainer->published_network()),
+            1e-4);
+}
+
+// As ExactResumeTest, with the average: both the live and the published
+// weights continue bit for bit.
+TEST(NetworkTrainerTest, ResumesTheAverageExactly) {
+  SetIntraOpThreads(1);
+  TempDir dir;
+  TrainingOptions options = CpuOptions();
+  options.ema_decay = 0.9;
+  std::vector<TrainingBatch> batches;
+  for (int i = 0; i < 6; ++i) batches.push_back(FixedBatch(16, 10 + i, true));
+  auto uninterrupted = MakeTrainer(options, 1, AuxNetworkConfig());
+  for (const TrainingBatch& b : batches)
+    ASSERT_TRUE(uninterrupted->Step(b).ok());
+
+  const std::string path = dir / "state.ckpt";
+  {
+    auto first = MakeTrainer(options, 1, AuxNetworkConfig());
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(first->Step(batches[i]).ok());
+    ASSERT_TRUE(first->SaveState(path, {}).ok());
+  }
+  auto resumed = MakeTrainer(options, /*seed=*/99, AuxNetworkConfig());
+  ASSERT_TRUE(resumed->LoadState(path).ok());
+  for (int i = 3; i < 6; ++i) ASSERT_TRUE(resumed->Step(batches[i]).ok());
+  EXPECT_EQ(MaxDifference(uninterrupted->network(), resumed->network()), 0.0);
+  EXPECT_EQ(MaxDifference(uninterrupted->published_network(),
+                          resumed->published_network()),
+            0.0);
+  EXPECT_GT(MaxDifference(resumed->network(), resumed->published_network()),
+            0.0);
+}
+
+// A state saved without an average (ema_decay 0, or from before averaging
+// existed) resumes with the average starting at its live weights; one with
+// an average resumes without it when averaging is turned off.
+TEST(NetworkTrainerTest, StatesWithAndWithoutAverageResume) {
+  SetIntraOpThreads(1);
+  TempDir dir;
+  const TrainingBatch batch = FixedBatch(8, 5);
+  auto plain = MakeTrainer(CpuOptions());
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(plain->Step(batch).ok());
+  ASSERT_TRUE(plain->SaveState(dir / "plain.ckpt", {}).ok());
+
+  TrainingOptions averaging = CpuOptions();
+  averaging.ema_decay = 0.999;
+  auto resumed = MakeTrainer(averaging, 7);
+  ASSERT_TRUE(resumed->LoadState(dir / "plain.ckpt").ok());
+  EXPECT_EQ(MaxDifference(resumed->network(), plain->network()), 0.0);
+  EXPECT_EQ(MaxDifference(resumed->published_network(), plain->network()), 0.0);
+  ASSERT_TRUE(resumed->Step(batch).ok());
+  ASSERT_TRUE(resumed->SaveState(dir / "averaged.ckpt", {}).ok());
+
+  auto without = MakeTrainer(CpuOptions(), 7);
+  ASSERT_TRUE(without->LoadState(dir / "averaged.ckpt").ok());
+  EXPECT_EQ(without->step(), 3);
+  EXPECT_EQ(MaxDifference(without->network(), resumed->network()), 0.0);
+  EXPECT_EQ(&without->published_network(), &without->network());
 }
 
 }  // namespace

@@ -257,13 +257,13 @@ TEST_F(RatingsStoreTest, PlotsArePngsDrawnByGnuplot) {
       UpdateRatings(**store, **matches, dir_.string());
   ASSERT_TRUE(table.ok()) << table.status();
   const std::string loss = (dir_ / "loss.csv").string();
-  ASSERT_TRUE(
-      WriteFileAtomically(loss, std::string(kLossCsvHeader) +
-                                    "\n10,1700000000000,5.1,1.05,5.2,0.002\n"
-                                    "20,1700000060000,4.7,0.98,4.9,0.02\n"
-                                    "30,1700000120000,4.2,0.91,4.5,0.02\n"
-                                    "40,17000001")  // a row still being written
-          .ok());
+  ASSERT_TRUE(WriteFileAtomically(
+                  loss, std::string(kLossCsvHeader) +
+                            "\n10,1700000000000,5.1,1.05,5.2,0.002,5,1\n"
+                            "20,1700000060000,4.7,0.98,4.9,0.02,4,0.9\n"
+                            "30,1700000120000,4.2,0.91,4.5,0.02,3,0.8\n"
+                            "40,17000001")  // a row still being written
+                  .ok());
 
   const fs::path out = dir_ / "plots";
   absl::StatusOr<std::vector<std::string>> pngs =
@@ -317,13 +317,29 @@ TEST_F(RatingsStoreTest, PlotErrorsAreStatuses) {
   EXPECT_EQ(pngs.status().code(), absl::StatusCode::kDeadlineExceeded);
 
   const std::string loss = (dir_ / "bad.csv").string();
-  ASSERT_TRUE(WriteFileAtomically(loss, std::string(kLossCsvHeader) +
-                                            "\n1,2,3,4,5,6\n7,8,x,9,9,9\n")
-                  .ok());
+  ASSERT_TRUE(
+      WriteFileAtomically(loss, std::string(kLossCsvHeader) +
+                                    "\n1,2,3,4,5,6,7,8\n7,8,x,9,9,9,9,9\n")
+          .ok());
   pngs = WritePlots(dir_.string(), table, loss);
   ASSERT_FALSE(pngs.ok());
   EXPECT_NE(pngs.status().message().find("bad.csv:3"), std::string::npos)
       << pngs.status();
+  // A log begun before the auxiliary columns reads with zeros for them;
+  // rows must have their header's fields.
+  ASSERT_TRUE(WriteFileAtomically(
+                  loss, std::string(kLegacyLossCsvHeader) + "\n1,2,3,4,5,6\n")
+                  .ok());
+  absl::StatusOr<std::vector<LossRow>> legacy = ReadLossCsv(loss);
+  ASSERT_TRUE(legacy.ok()) << legacy.status();
+  ASSERT_EQ(legacy->size(), 1u);
+  EXPECT_EQ((*legacy)[0].lr, 6);
+  EXPECT_EQ((*legacy)[0].opponent_policy_loss, 0);
+  ASSERT_TRUE(
+      WriteFileAtomically(loss, std::string(kLossCsvHeader) + "\n1,2,3,4,5,6\n")
+          .ok());
+  EXPECT_NE(ReadLossCsv(loss).status().message().find("expected 8"),
+            std::string::npos);
   ASSERT_TRUE(WriteFileAtomically(loss, "step,loss\n1,2\n").ok());
   EXPECT_FALSE(ReadLossCsv(loss).ok());
 }

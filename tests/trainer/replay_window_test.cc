@@ -219,6 +219,160 @@ TEST(ReplayWindowTest, TargetsFollowTheBoardUnderEverySymmetry) {
   EXPECT_EQ(distinct.size(), 8u);
 }
 
+// Renju: four opening plies without search, then black h10, white a5,
+// black j10 and white a7 with the root values below; ply 6 (j10) is a fast
+// search, the others full. Black won by resignation.
+struct SearchedPly {
+  const char* move;
+  float win, draw, loss;
+  std::vector<std::pair<const char*, float>> policy;  // empty: fast search
+};
+const std::vector<SearchedPly>& AuxPlies() {
+  static const auto* plies = new std::vector<SearchedPly>{
+      {"h10", 0.6f, 0.3f, 0.1f, {{"h10", 0.6f}, {"g10", 0.4f}}},
+      {"a5", 0.2f, 0.3f, 0.5f, {{"a5", 0.7f}, {"b5", 0.3f}}},
+      {"j10", 0.7f, 0.2f, 0.1f, {}},
+      {"a7", 0.1f, 0.1f, 0.8f, {{"a7", 0.5f}, {"o1", 0.5f}}},
+  };
+  return *plies;
+}
+
+pb::GameRecord AuxTargetGame() {
+  pb::GameRecord record;
+  record.set_uid("aux");
+  record.set_variant(pb::RENJU);
+  record.set_board_size(15);
+  for (const char* move : {"h8", "a1", "h9", "a3"}) {
+    record.add_plies()->set_move(Index(move));
+  }
+  record.set_opening_plies(4);
+  for (const SearchedPly& p : AuxPlies()) {
+    pb::GamePly* ply = record.add_plies();
+    ply->set_move(Index(p.move));
+    pb::SearchTarget* target = ply->mutable_target();
+    target->set_root_win(p.win);
+    target->set_root_draw(p.draw);
+    target->set_root_loss(p.loss);
+    target->set_full_search(!p.policy.empty());
+    for (const auto& [point, prob] : p.policy) {
+      target->add_policy_points(Index(point));
+      target->add_policy_probs(prob);
+    }
+  }
+  record.set_result(pb::BLACK_WIN);
+  record.set_end_reason(pb::RESIGNATION);
+  return record;
+}
+
+WindowParams AuxParams() {
+  WindowParams params;
+  params.aux_targets = true;
+  params.short_value_horizon = 3;
+  return params;
+}
+
+// Each position's opponent-policy target is the next ply's policy target
+// under the same symmetry; a next ply without one (a fast search, or no
+// next ply) gives weight 0 and an all-zero target.
+TEST(ReplayWindowTest, OpponentPolicyIsTheNextPlysTarget) {
+  const int size = 15, area = size * size;
+  ReplayWindow window(size, AuxParams());
+  ASSERT_TRUE(window.AddGame(1, AuxTargetGame()).ok());
+  ASSERT_EQ(window.window_positions(), 4);
+  TrainingBatch identity;
+  identity.Reset(4, size, true);
+  for (int row = 0; row < 4; ++row) {
+    window.WritePosition(row, kIdentity, row, identity);
+  }
+  EXPECT_EQ(identity.opponent_policy_weight, (std::vector<float>{1, 0, 1, 0}));
+  for (int row = 0; row < 4; ++row) {
+    // The reply's own policy target is the next row's policy target.
+    const std::vector<float> expected =
+        row == 0 || row == 2
+            ? std::vector<float>(
+                  identity.policy_target.begin() + (row + 1) * area,
+                  identity.policy_target.begin() + (row + 2) * area)
+            : std::vector<float>(area, 0.0f);
+    EXPECT_EQ(std::vector<float>(
+                  identity.opponent_policy_target.begin() + row * area,
+                  identity.opponent_policy_target.begin() + (row + 1) * area),
+              expected)
+        << "row " << row;
+  }
+  EXPECT_FLOAT_EQ(identity.opponent_policy_target[Index("a5")], 0.7f);
+  EXPECT_FLOAT_EQ(identity.opponent_policy_target[2 * area + Index("o1")],
+                  0.5f);
+
+  for (Symmetry s = 0; s < kNumSymmetries; ++s) {
+    TrainingBatch batch;
+    batch.Reset(4, size, true);
+    for (int row = 0; row < 4; ++row) window.WritePosition(row, s, row, batch);
+    for (int row = 0; row < 4; ++row) {
+      for (int from = 0; from < area; ++from) {
+        const int to =
+            PointIndex(ApplySymmetry(s, PointAt(from, size), size), size);
+        ASSERT_EQ(batch.opponent_policy_target[row * area + to],
+                  identity.opponent_policy_target[row * area + from])
+            << "symmetry " << int{s} << " row " << row << " point " << from;
+      }
+    }
+    EXPECT_EQ(batch.opponent_policy_weight, identity.opponent_policy_weight);
+    EXPECT_EQ(batch.short_value_target, identity.short_value_target);
+  }
+
+  // A window without auxiliary targets samples batches without them.
+  ReplayWindow plain(size, WindowParams{});
+  ASSERT_TRUE(plain.AddGame(1, AuxTargetGame()).ok());
+  TrainingBatch batch;
+  plain.Sample(8, 1, batch);
+  EXPECT_FALSE(batch.has_aux_targets());
+  EXPECT_TRUE(batch.opponent_policy_target.empty());
+}
+
+// T_t = sum_k (1 - lambda) lambda^k F^k(r_{t+k}) + lambda^(L-t) z_t, summed
+// forwards here (the window computes it backwards), lambda = 1 - 1/3.
+TEST(ReplayWindowTest, ShortTermValueFollowsTheFormula) {
+  ReplayWindow window(15, AuxParams());
+  ASSERT_TRUE(window.AddGame(1, AuxTargetGame()).ok());
+  TrainingBatch batch;
+  batch.Reset(4, 15, true);
+  for (int row = 0; row < 4; ++row) {
+    window.WritePosition(row, kIdentity, row, batch);
+  }
+  const double lambda = 2.0 / 3;
+  const int first_ply = 4, plies = 8;
+  for (int t = first_ply; t < plies; ++t) {
+    double expected[3] = {0, 0, 0};
+    for (int k = 0; t + k < plies; ++k) {
+      const SearchedPly& r = AuxPlies()[t + k - first_ply];
+      const bool flip = k % 2 == 1;  // the other side's view
+      const double weight = (1 - lambda) * std::pow(lambda, k);
+      expected[0] += weight * (flip ? r.loss : r.win);
+      expected[1] += weight * r.draw;
+      expected[2] += weight * (flip ? r.win : r.loss);
+    }
+    // Black (to move at even plies) won.
+    expected[t % 2 == 0 ? 0 : 2] += std::pow(lambda, plies - t);
+    const int row = t - first_ply;
+    for (int j = 0; j < 3; ++j) {
+      EXPECT_NEAR(batch.short_value_target[row * 3 + j], expected[j], 1e-6)
+          << "ply " << t << " component " << j;
+    }
+  }
+  // By hand: the last ply, white to move, white lost:
+  //   T_7 = 1/3 (0.1, 0.1, 0.8) + 2/3 (0, 0, 1);
+  // the one before, a fast search (still a root value), black to move:
+  //   T_6 = 1/3 (0.7, 0.2, 0.1) + 2/3 F(T_7).
+  const std::vector<float> last(batch.short_value_target.begin() + 9,
+                                batch.short_value_target.end());
+  EXPECT_NEAR(last[0], 0.1 / 3, 1e-6);
+  EXPECT_NEAR(last[1], 0.1 / 3, 1e-6);
+  EXPECT_NEAR(last[2], 0.8 / 3 + 2.0 / 3, 1e-6);
+  EXPECT_NEAR(batch.short_value_target[6], 0.7 / 3 + 2.0 / 3 * last[2], 1e-6);
+  EXPECT_NEAR(batch.short_value_target[7], 0.2 / 3 + 2.0 / 3 * last[1], 1e-6);
+  EXPECT_NEAR(batch.short_value_target[8], 0.1 / 3 + 2.0 / 3 * last[0], 1e-6);
+}
+
 TEST(ReplayWindowTest, RestoreRebuildsTheSameWindow) {
   const WindowParams params{150, 0.75, 0.4};
   ReplayWindow original(15, params);

@@ -11,12 +11,14 @@
 #include <vector>
 
 #include "absl/synchronization/mutex.h"
+#include "base/file_util.h"
 #include "config/config.h"
 #include "gtest/gtest.h"
 #include "nn/model.h"
 #include "rpc/game_record.h"
 #include "tests/trainer/training_test_util.h"
 #include "trainer/distributed.h"
+#include "trainer/plots.h"
 
 namespace renju {
 namespace {
@@ -137,6 +139,19 @@ TEST(TrainingLoopOptionsTest, ComeFromTheRunConfig) {
   EXPECT_EQ(o.torch_threads, t.torch_threads());
   EXPECT_EQ(o.training.device, t.device());
   EXPECT_EQ(o.seed, static_cast<uint64_t>(config->seed()));
+  EXPECT_FLOAT_EQ(o.training.opponent_policy_loss_weight,
+                  t.opponent_policy_loss_weight());
+  EXPECT_FLOAT_EQ(o.training.short_value_loss_weight,
+                  t.short_value_loss_weight());
+  EXPECT_FLOAT_EQ(o.training.ema_decay, t.ema_decay());
+  EXPECT_EQ(o.window.aux_targets, o.network.aux_heads);
+  EXPECT_FLOAT_EQ(o.window.short_value_horizon, t.short_value_horizon_plies());
+
+  pb::RunConfig aux = *config;
+  aux.mutable_network()->set_aux_heads(true);
+  const TrainingLoopOptions with_aux = ToTrainingLoopOptions(aux, "/runs/y");
+  EXPECT_TRUE(with_aux.network.aux_heads);
+  EXPECT_TRUE(with_aux.window.aux_targets);
 }
 
 TEST_F(TrainingLoopTest, BadOptionsAreErrors) {
@@ -331,6 +346,61 @@ TEST_F(TrainingLoopTest, ResumesExactlyAfterACrash) {
   auto b = Model::Load(resumed->model_path(2), cpu);
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ((*a)->content_hash(), (*b)->content_hash());
+}
+
+// The auxiliary heads and the weight average through the loop: the loss
+// log gets the auxiliary losses, and a published generation is the
+// average, loadable for play.
+TEST_F(TrainingLoopTest, TrainsAuxHeadsAndPublishesTheAverage) {
+  AddGames(4);
+  TrainingLoopOptions options = Options("run");
+  options.network.aux_heads = true;
+  options.window.aux_targets = true;
+  options.training.ema_decay = 0.99;
+  auto loop = MakeLoop(options);
+  ASSERT_TRUE(loop->PublishInitialModel().ok());
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_EQ(*loop->RunOnce(), TrainingLoop::Round::kTrained);
+  }
+  absl::StatusOr<Checkpoint> checkpoint = ReadCheckpoint(loop->model_path(1));
+  ASSERT_TRUE(checkpoint.ok()) << checkpoint.status();
+  PolicyValueNet published(checkpoint->info.config);
+  ASSERT_TRUE(ImportTensors(checkpoint->tensors, "gen1", *published).ok());
+  NetworkTrainer& trainer = loop->trainer();
+  EXPECT_EQ(MaxDifference(*published, trainer.published_network()), 0.0);
+  EXPECT_GT(MaxDifference(*published, trainer.network()), 0.0);
+  ModelOptions cpu;
+  cpu.device = "cpu";
+  EXPECT_TRUE(Model::Load(loop->model_path(1), cpu, TestNetworkConfig()).ok());
+
+  absl::StatusOr<std::vector<LossRow>> rows =
+      ReadLossCsv(dir_ / "run/training.csv");
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_EQ(rows->size(), 2u);  // steps 2 and 4
+  EXPECT_GT(rows->back().opponent_policy_loss, 0);
+  EXPECT_GT(rows->back().short_value_loss, 0);
+
+  options.window.aux_targets = false;
+  absl::StatusOr<std::unique_ptr<TrainingLoop>> mismatched =
+      TrainingLoop::Create(options, store_.get(), nullptr);
+  EXPECT_EQ(mismatched.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// A run resumed from before the auxiliary columns keeps appending rows of
+// its log's columns, so the log stays readable.
+TEST_F(TrainingLoopTest, KeepsTheColumnsOfALegacyLossLog) {
+  AddGames(2);
+  const std::string log = dir_ / "run/training.csv";
+  std::filesystem::create_directories(dir_ / "run");
+  ASSERT_TRUE(WriteFileAtomically(log, std::string(kLegacyLossCsvHeader) +
+                                           "\n1,1700000000000,5,1,5,0.01\n")
+                  .ok());
+  auto loop = MakeLoop(Options("run"));
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(loop->RunOnce().ok());
+  absl::StatusOr<std::vector<LossRow>> rows = ReadLossCsv(log);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_EQ(rows->size(), 2u);
+  EXPECT_EQ(rows->back().step, 2);
 }
 
 TEST_F(TrainingLoopTest, RefusesAStateItsStoreCannotBackUp) {

@@ -42,9 +42,20 @@ inline SyntheticGameOptions TestGameOptions() {
   return o;
 }
 
-// `n` positions sampled from ten synthetic games; equal seeds, equal batches.
-inline TrainingBatch FixedBatch(int n, uint64_t seed) {
-  ReplayWindow window(kTestBoardSize, WindowParams{});
+// TestNetworkConfig() with the auxiliary heads.
+inline NetworkConfig AuxNetworkConfig() {
+  NetworkConfig c = TestNetworkConfig();
+  c.aux_heads = true;
+  return c;
+}
+
+// `n` positions sampled from ten synthetic games; equal seeds, equal
+// batches. With `aux_targets`, for a net with aux heads.
+inline TrainingBatch FixedBatch(int n, uint64_t seed,
+                                bool aux_targets = false) {
+  WindowParams params;
+  params.aux_targets = aux_targets;
+  ReplayWindow window(kTestBoardSize, params);
   for (int i = 0; i < 10; ++i) {
     const absl::StatusOr<int> added =
         window.AddGame(i + 1, SyntheticGame(500 + i, TestGameOptions()));
@@ -58,7 +69,7 @@ inline TrainingBatch FixedBatch(int n, uint64_t seed) {
 // Rows [begin, end) of `batch`.
 inline TrainingBatch SliceBatch(const TrainingBatch& batch, int begin, int end) {
   TrainingBatch out;
-  out.Reset(end - begin, batch.board_size);
+  out.Reset(end - begin, batch.board_size, batch.has_aux_targets());
   const size_t planes = batch.planes.size() / batch.size;
   const size_t points = batch.policy_target.size() / batch.size;
   auto copy = [&](const std::vector<float>& from, std::vector<float>& to,
@@ -70,6 +81,11 @@ inline TrainingBatch SliceBatch(const TrainingBatch& batch, int begin, int end) 
   copy(batch.policy_target, out.policy_target, points);
   copy(batch.policy_weight, out.policy_weight, 1);
   copy(batch.wdl_target, out.wdl_target, 3);
+  if (batch.has_aux_targets()) {
+    copy(batch.opponent_policy_target, out.opponent_policy_target, points);
+    copy(batch.opponent_policy_weight, out.opponent_policy_weight, 1);
+    copy(batch.short_value_target, out.short_value_target, 3);
+  }
   return out;
 }
 
