@@ -27,8 +27,9 @@ absl::StatusOr<std::unique_ptr<ArenaPlayer>> MakeModelAnchor(
   const std::string where = FieldPath(index, "model.path");
   absl::StatusOr<Checkpoint> checkpoint = ReadCheckpoint(path);
   if (!checkpoint.ok()) {
-    return absl::Status(checkpoint.status().code(),
-                        absl::StrCat(where, ": ", checkpoint.status().message()));
+    return absl::Status(
+        checkpoint.status().code(),
+        absl::StrCat(where, ": ", checkpoint.status().message()));
   }
   if (checkpoint->info.config.board_size != config.board_size()) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -57,8 +58,7 @@ absl::StatusOr<std::unique_ptr<ArenaPlayer>> MakeModelAnchor(
 std::unique_ptr<ArenaPlayer> MakeEngineAnchor(const pb::AnchorPlayer& anchor) {
   const pb::EngineAnchor& engine = anchor.engine();
   GomocupClientOptions options;
-  options.argv =
-      absl::StrSplit(engine.command(), ' ', absl::SkipWhitespace());
+  options.argv = absl::StrSplit(engine.command(), ' ', absl::SkipWhitespace());
   options.working_dir = engine.working_dir();
   options.turn_time_ms = engine.turn_time_ms();
   options.match_time_ms = engine.match_time_ms();

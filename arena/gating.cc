@@ -75,9 +75,8 @@ absl::StatusOr<std::unique_ptr<ModelPlayer>> MakeCheckpointPlayer(
   absl::StatusOr<std::shared_ptr<EvaluatorStack>> stack =
       LoadStack(config, path, seed);
   if (!stack.ok()) return stack.status();
-  return std::make_unique<ModelPlayer>(
-      PlayerName(path), *std::move(stack),
-      ToSearchParams(config.arena().search()));
+  return std::make_unique<ModelPlayer>(PlayerName(path), *std::move(stack),
+                                       ToSearchParams(config.arena().search()));
 }
 
 absl::StatusOr<ArenaSummary> RunMatchAndSave(

@@ -54,9 +54,9 @@ absl::StatusOr<std::unique_ptr<ModelPlayer>> MakeCheckpointPlayer(
 // Plays `a` against `b` under `arena` with options.out_dir, options.stop
 // and options.on_pair (options.seed is not used: `arena` has its own), and
 // writes summary.json into out_dir when it is set.
-absl::StatusOr<ArenaSummary> RunMatchAndSave(ArenaOptions arena,
-                                             ArenaPlayer& a, ArenaPlayer& b,
-                                             const CheckpointMatchOptions& options);
+absl::StatusOr<ArenaSummary> RunMatchAndSave(
+    ArenaOptions arena, ArenaPlayer& a, ArenaPlayer& b,
+    const CheckpointMatchOptions& options);
 
 struct GateResult {
   bool promote = true;

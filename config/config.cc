@@ -199,9 +199,9 @@ bool IsAnchorName(const std::string& name) {
 }
 
 void CheckAnchor(Checker& c, const std::string& p, const pb::AnchorPlayer& a) {
-  c.Require(IsAnchorName(a.name()), p + ".name",
-            absl::StrCat("'", a.name(),
-                         "' must be 1..64 letters, digits or ._@+-"));
+  c.Require(
+      IsAnchorName(a.name()), p + ".name",
+      absl::StrCat("'", a.name(), "' must be 1..64 letters, digits or ._@+-"));
   switch (a.player_case()) {
     case pb::AnchorPlayer::kTactical:
       break;
@@ -218,8 +218,8 @@ void CheckAnchor(Checker& c, const std::string& p, const pb::AnchorPlayer& a) {
                        3600000);
       c.Range<int64_t>(p + ".engine.match_time_ms", e.match_time_ms(), 0,
                        86400000);
-      c.Range<int64_t>(p + ".engine.max_memory_bytes", e.max_memory_bytes(),
-                       0, int64_t{1} << 40);
+      c.Range<int64_t>(p + ".engine.max_memory_bytes", e.max_memory_bytes(), 0,
+                       int64_t{1} << 40);
       c.Range<int64_t>(p + ".engine.startup_ms", e.startup_ms(), 0, 3600000);
       break;
     }
@@ -232,9 +232,9 @@ void CheckAnchor(Checker& c, const std::string& p, const pb::AnchorPlayer& a) {
 
 void CheckAnchors(Checker& c, const pb::ArenaConfig& a) {
   c.Range("arena.anchor_games", a.anchor_games(), 2, 100000);
-  c.Require(a.anchor_games() % 2 == 0, "arena.anchor_games",
-            absl::StrCat(a.anchor_games(),
-                         " is odd: each opening is played twice"));
+  c.Require(
+      a.anchor_games() % 2 == 0, "arena.anchor_games",
+      absl::StrCat(a.anchor_games(), " is odd: each opening is played twice"));
   c.Range("arena.anchor_every_generations", a.anchor_every_generations(), 1,
           100000);
   std::set<std::string> names;

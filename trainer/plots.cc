@@ -123,7 +123,8 @@ std::string AnchorLines(const RatingTable& table) {
     const std::string name = absl::StrFormat(
         "%s %+.0f%s", a.anchor, a.elo,
         a.fixed ? " (fixed)" : absl::StrFormat(" ±%.0f", a.elo_error));
-    absl::StrAppendFormat(&lines, ", %.3f with lines dt 2 lw 1.5 title %s noenhanced",
+    absl::StrAppendFormat(&lines,
+                          ", %.3f with lines dt 2 lw 1.5 title %s noenhanced",
                           a.elo, Quoted(name));
   }
   return lines;
@@ -133,7 +134,8 @@ std::string AnchorLabels(const RatingTable& table) {
   std::string labels;
   for (const Rating& a : table.anchors) {
     absl::StrAppendFormat(
-        &labels, "set label %s at graph 0.01, first %.3f offset 0,0.6 noenhanced\n",
+        &labels,
+        "set label %s at graph 0.01, first %.3f offset 0,0.6 noenhanced\n",
         Quoted(a.anchor), a.elo);
   }
   return labels;
@@ -141,20 +143,20 @@ std::string AnchorLabels(const RatingTable& table) {
 
 std::string EloScript(const fs::path& data, const fs::path& png, bool time,
                       const std::string& xtics, const RatingTable& table) {
-  const std::string scale = table.anchor_generation >= 0
-                                ? absl::StrCat("generation ",
-                                               table.anchor_generation, " = 0")
-                                : std::string("on the anchors' scale");
+  const std::string scale =
+      table.anchor_generation >= 0
+          ? absl::StrCat("generation ", table.anchor_generation, " = 0")
+          : std::string("on the anchors' scale");
   const std::string title =
       absl::StrCat("Elo ", time ? "by training time" : "by generation", " (",
                    scale, ", 95% intervals)");
-  return absl::StrCat(
-      "set output ", Quoted(png), "\n", xtics, "set key top left box opaque\n",
-      "set title ", Quoted(title), " noenhanced\n", "set xlabel '",
-      time ? "training time (hours)" : "generation", "'\n",
-      "set ylabel 'Elo'\n", AnchorLabels(table), "plot ", Quoted(data),
-      " using 1:2:3 with yerrorlines lw 2 pt 7 ", "title 'Elo'",
-      AnchorLines(table), "\nunset label\n");
+  return absl::StrCat("set output ", Quoted(png), "\n", xtics,
+                      "set key top left box opaque\n", "set title ",
+                      Quoted(title), " noenhanced\n", "set xlabel '",
+                      time ? "training time (hours)" : "generation", "'\n",
+                      "set ylabel 'Elo'\n", AnchorLabels(table), "plot ",
+                      Quoted(data), " using 1:2:3 with yerrorlines lw 2 pt 7 ",
+                      "title 'Elo'", AnchorLines(table), "\nunset label\n");
 }
 
 std::string LossScript(const fs::path& data, const fs::path& png) {

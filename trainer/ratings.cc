@@ -236,8 +236,8 @@ absl::Status CheckFiniteMaximum(const std::vector<Player>& players,
 // Hessian) with respect to the free players num_held..num_held+m-1 (the
 // held ones do not move), at `elo`.
 void GradientAndInformation(const std::vector<PairTally>& pairs,
-                            const std::vector<double>& elo, int num_held,
-                            int m, std::vector<double>& gradient,
+                            const std::vector<double>& elo, int num_held, int m,
+                            std::vector<double>& gradient,
                             std::vector<double>& info) {
   gradient.assign(m, 0.0);
   info.assign(m * m, 0.0);

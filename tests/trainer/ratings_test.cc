@@ -215,8 +215,10 @@ TEST(RatingsAnchorTest, FittedAnchorsTakeTheirPlaceOnTheScale) {
   // 100; both score 50% against a checkpoint anchor without an elo, which
   // lands between them with an interval of its own.
   const std::vector<MatchResult> matches = {
-      AnchorMatch(1, "tactical", 30, 0, 10), AnchorMatch(1, "gen3@32", 20, 0, 20),
-      AnchorMatch(2, "tactical", 36, 0, 4), AnchorMatch(2, "gen3@32", 20, 0, 20)};
+      AnchorMatch(1, "tactical", 30, 0, 10),
+      AnchorMatch(1, "gen3@32", 20, 0, 20),
+      AnchorMatch(2, "tactical", 36, 0, 4),
+      AnchorMatch(2, "gen3@32", 20, 0, 20)};
   absl::StatusOr<RatingTable> table = ComputeRatings(
       matches, WithAnchors({{"tactical", 100.0}, {"gen3@32", std::nullopt}}));
   ASSERT_TRUE(table.ok()) << table.status();
@@ -384,26 +386,28 @@ TEST_F(RatingsStoreTest, AnchorMatchesAreStoredByName) {
   EXPECT_EQ((*all)[1].draws, 1);
 }
 
+// The matches table as runs before anchors created it, with two rows.
+constexpr char kOldMatchTable[] = R"sql(
+  CREATE TABLE matches (
+    id INTEGER PRIMARY KEY,
+    generation_a INTEGER NOT NULL, generation_b INTEGER NOT NULL,
+    wins INTEGER NOT NULL, draws INTEGER NOT NULL, losses INTEGER NOT NULL,
+    pair0 INTEGER NOT NULL, pair1 INTEGER NOT NULL, pair2 INTEGER NOT NULL,
+    pair3 INTEGER NOT NULL, pair4 INTEGER NOT NULL,
+    elo REAL NOT NULL, elo_error REAL NOT NULL, decision TEXT NOT NULL,
+    summary TEXT NOT NULL, finished_unix_ms INTEGER NOT NULL);
+  INSERT INTO matches VALUES
+    (1, 1, 0, 30, 0, 10, 0, 0, 0, 0, 0, 190.8, 124.3, '', '{}', 111),
+    (2, 2, 1, 30, 0, 10, 0, 0, 0, 0, 0, 190.8, 124.3, 'H1', '{}', 222);
+)sql";
+
 // A run folder from before anchors: its `matches` table has no anchor_b
 // column. Opening it adds the column and keeps every row.
 TEST_F(RatingsStoreTest, OldMatchTableIsMigratedWithItsRows) {
   {
     auto db = SqliteDb::Open(db_);
     ASSERT_TRUE(db.ok()) << db.status();
-    ASSERT_TRUE((*db)->Execute(R"sql(
-      CREATE TABLE matches (
-        id INTEGER PRIMARY KEY,
-        generation_a INTEGER NOT NULL, generation_b INTEGER NOT NULL,
-        wins INTEGER NOT NULL, draws INTEGER NOT NULL, losses INTEGER NOT NULL,
-        pair0 INTEGER NOT NULL, pair1 INTEGER NOT NULL, pair2 INTEGER NOT NULL,
-        pair3 INTEGER NOT NULL, pair4 INTEGER NOT NULL,
-        elo REAL NOT NULL, elo_error REAL NOT NULL, decision TEXT NOT NULL,
-        summary TEXT NOT NULL, finished_unix_ms INTEGER NOT NULL);
-      INSERT INTO matches VALUES
-        (1, 1, 0, 30, 0, 10, 0, 0, 0, 0, 0, 190.8, 124.3, '', '{}', 111),
-        (2, 2, 1, 30, 0, 10, 0, 0, 0, 0, 0, 190.8, 124.3, 'H1', '{}', 222);
-    )sql")
-                    .ok());
+    ASSERT_TRUE((*db)->Execute(kOldMatchTable).ok());
   }
   for (int open = 0; open < 2; ++open) {  // the second open finds it done
     auto matches = MatchStore::Open(db_);
