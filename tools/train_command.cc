@@ -22,6 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
+#include "arena/anchors.h"
 #include "base/file_util.h"
 #include "base/logging.h"
 #include "config/config.h"
@@ -387,6 +388,10 @@ int Train(const Argv& argv) {
   } else {
     config = LoadRunConfig(args.GetString("config"));
     if (!config.ok()) return Fail(config.status());
+    // The trainer checks this too, but only after the run folder exists.
+    if (absl::Status s = CheckAnchorFiles(config->arena()); !s.ok()) {
+      return Fail(s);
+    }
     paths.root = args.GetString("run-dir").empty() ? DefaultRunDir(*config)
                                                   : args.GetString("run-dir");
     std::error_code error;
