@@ -267,7 +267,8 @@ absl::StatusOr<MatchResult> PlayAnchor(const pb::RunConfig& anchors, int index,
       absl::StrFormat("vs %s (elo %+.0f): ", anchor.name(), anchor.elo());
   ArenaCallbacks callbacks;
   callbacks.on_pair = [&](const ArenaSummary& s) {
-    progress.Update(prefix + ArenaProgressLine(s));
+    // The last pair's line is the final one, written once by Finish.
+    if (s.games < s.max_games) progress.Update(prefix + ArenaProgressLine(s));
   };
   absl::StatusOr<ArenaSummary> summary =
       RunArenaMatch(options, a, **b, callbacks, &interrupted);
