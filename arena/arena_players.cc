@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/logging.h"
 #include "base/random.h"
+#include "gomocup/gomocup_protocol.h"
 #include "search/search.h"
 #include "search/search_result.h"
 #include "search/stoppers.h"
@@ -64,6 +65,24 @@ class RandomGame : public GamePlayer {
   Random rng_;
 };
 
+class TacticalGame : public GamePlayer {
+ public:
+  explicit TacticalGame(uint64_t seed) : brain_(seed) {}
+
+  absl::StatusOr<PlayerMove> Play(const Game& game,
+                                  const std::atomic<bool>* stop) override {
+    Game probe = game;  // the brain probes the board
+    absl::StatusOr<Move> move = brain_.ChooseMove(probe, MoveLimits{}, stop);
+    if (!move.ok()) return move.status();
+    PlayerMove answer;
+    answer.move = *move;
+    return answer;
+  }
+
+ private:
+  TacticalBrain brain_;
+};
+
 Evaluator& EvaluatorOf(const std::shared_ptr<EvaluatorStack>& stack) {
   RENJU_CHECK(stack != nullptr) << "ModelPlayer needs an evaluator stack";
   return stack->evaluator();
@@ -98,6 +117,11 @@ absl::StatusOr<std::unique_ptr<GamePlayer>> ModelPlayer::NewGame(
 absl::StatusOr<std::unique_ptr<GamePlayer>> RandomPlayer::NewGame(
     const Game&, uint64_t seed) {
   return std::make_unique<RandomGame>(seed);
+}
+
+absl::StatusOr<std::unique_ptr<GamePlayer>> TacticalPlayer::NewGame(
+    const Game&, uint64_t seed) {
+  return std::make_unique<TacticalGame>(seed);
 }
 
 // One game of an EnginePlayer. Hands its process back to the pool at the

@@ -8,6 +8,8 @@
 //   EnginePlayer  an external engine speaking the Gomocup protocol, one
 //                 process per game in flight, reused between games and
 //                 relaunched after a fault;
+//   TacticalPlayer the built-in tactical brain (gomocup TacticalBrain: win,
+//                 block, else the best shape), in process, no search;
 //   RandomPlayer  a uniformly random legal move (a sanity baseline).
 #ifndef RENJU_ARENA_ARENA_PLAYERS_H_
 #define RENJU_ARENA_ARENA_PLAYERS_H_
@@ -90,6 +92,23 @@ class ModelPlayer : public ArenaPlayer {
 class RandomPlayer : public ArenaPlayer {
  public:
   explicit RandomPlayer(std::string name = "random") : name_(std::move(name)) {}
+  const std::string& name() const override { return name_; }
+  absl::StatusOr<std::unique_ptr<GamePlayer>> NewGame(const Game& start,
+                                                      uint64_t seed) override;
+
+ private:
+  const std::string name_;
+};
+
+// The tactical brain of `renju gomocup --brain tactical`, played in
+// process: completes its own five, blocks the opponent's, else plays the
+// point near the stones with the strongest shapes, ties broken by the
+// game's seed. Never plays a forbidden point; answers at once. A fixed
+// yardstick for ratings (arena.anchors).
+class TacticalPlayer : public ArenaPlayer {
+ public:
+  explicit TacticalPlayer(std::string name = "tactical")
+      : name_(std::move(name)) {}
   const std::string& name() const override { return name_; }
   absl::StatusOr<std::unique_ptr<GamePlayer>> NewGame(const Game& start,
                                                       uint64_t seed) override;

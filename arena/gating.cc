@@ -66,13 +66,27 @@ absl::StatusOr<ArenaSummary> RunCheckpointMatch(
   const SearchParams search = ToSearchParams(config.arena().search());
   ModelPlayer player_a(PlayerName(a), *stack_a, search);
   ModelPlayer player_b(PlayerName(b), stack_b, search);
+  return RunMatchAndSave(ArenaOptionsFrom(config, options.seed), player_a,
+                         player_b, options);
+}
 
-  ArenaOptions arena = ArenaOptionsFrom(config, options.seed);
+absl::StatusOr<std::unique_ptr<ModelPlayer>> MakeCheckpointPlayer(
+    const pb::RunConfig& config, const std::string& path, uint64_t seed) {
+  absl::StatusOr<std::shared_ptr<EvaluatorStack>> stack =
+      LoadStack(config, path, seed);
+  if (!stack.ok()) return stack.status();
+  return std::make_unique<ModelPlayer>(PlayerName(path), *std::move(stack),
+                                       ToSearchParams(config.arena().search()));
+}
+
+absl::StatusOr<ArenaSummary> RunMatchAndSave(
+    ArenaOptions arena, ArenaPlayer& a, ArenaPlayer& b,
+    const CheckpointMatchOptions& options) {
   arena.out_dir = options.out_dir;
   ArenaCallbacks callbacks;
   callbacks.on_pair = options.on_pair;
   absl::StatusOr<ArenaSummary> summary =
-      RunArenaMatch(arena, player_a, player_b, callbacks, options.stop);
+      RunArenaMatch(arena, a, b, callbacks, options.stop);
   if (!summary.ok() || options.out_dir.empty()) return summary;
   const std::string path =
       (std::filesystem::path(options.out_dir) / "summary.json").string();

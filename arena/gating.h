@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -42,6 +43,19 @@ ArenaOptions ArenaOptionsFrom(const pb::RunConfig& config, uint64_t seed);
 // does not fit the config, the match's own errors (arena.h).
 absl::StatusOr<ArenaSummary> RunCheckpointMatch(
     const pb::RunConfig& config, const std::string& a, const std::string& b,
+    const CheckpointMatchOptions& options);
+
+// Checkpoint `path` as a player with arena.search on its own evaluator
+// (selfplay.evaluator settings); an empty path is a fresh network seeded by
+// `seed`. Errors: a checkpoint that cannot be loaded or does not fit.
+absl::StatusOr<std::unique_ptr<ModelPlayer>> MakeCheckpointPlayer(
+    const pb::RunConfig& config, const std::string& path, uint64_t seed);
+
+// Plays `a` against `b` under `arena` with options.out_dir, options.stop
+// and options.on_pair (options.seed is not used: `arena` has its own), and
+// writes summary.json into out_dir when it is set.
+absl::StatusOr<ArenaSummary> RunMatchAndSave(
+    ArenaOptions arena, ArenaPlayer& a, ArenaPlayer& b,
     const CheckpointMatchOptions& options);
 
 struct GateResult {

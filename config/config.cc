@@ -4,7 +4,9 @@
 #include <google/protobuf/text_format.h>
 
 #include <cmath>
+#include <set>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -194,6 +196,74 @@ void CheckTrainer(Checker& c, const pb::TrainerConfig& t) {
   CheckDevice(c, "trainer.device", t.device());
 }
 
+// Anchor names become folder names (matches/gen<N>-vs-<name>).
+bool IsAnchorName(const std::string& name) {
+  if (name.empty() || name.size() > 64 || name == "." || name == "..") {
+    return false;
+  }
+  for (char ch : name) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(ch)) &&
+        std::string("._@+-").find(ch) == std::string::npos) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void CheckAnchor(Checker& c, const std::string& p, const pb::AnchorPlayer& a) {
+  c.Require(
+      IsAnchorName(a.name()), p + ".name",
+      absl::StrCat("'", a.name(), "' must be 1..64 letters, digits or ._@+-"));
+  switch (a.player_case()) {
+    case pb::AnchorPlayer::kTactical:
+      break;
+    case pb::AnchorPlayer::kModel:
+      c.Require(!a.model().path().empty(), p + ".model.path",
+                "must name a checkpoint");
+      c.Range<int64_t>(p + ".model.visits", a.model().visits(), 1, 10000000);
+      break;
+    case pb::AnchorPlayer::kEngine: {
+      const pb::EngineAnchor& e = a.engine();
+      c.Require(!absl::StripAsciiWhitespace(e.command()).empty(),
+                p + ".engine.command", "must be a command line");
+      c.Range<int64_t>(p + ".engine.turn_time_ms", e.turn_time_ms(), 0,
+                       3600000);
+      c.Range<int64_t>(p + ".engine.match_time_ms", e.match_time_ms(), 0,
+                       86400000);
+      c.Range<int64_t>(p + ".engine.max_memory_bytes", e.max_memory_bytes(), 0,
+                       int64_t{1} << 40);
+      c.Range<int64_t>(p + ".engine.startup_ms", e.startup_ms(), 0, 3600000);
+      break;
+    }
+    case pb::AnchorPlayer::PLAYER_NOT_SET:
+      c.Require(false, p, "set one of tactical, model or engine");
+      break;
+  }
+  if (a.has_elo()) c.Range(p + ".elo", a.elo(), -100000.0, 100000.0);
+}
+
+void CheckAnchors(Checker& c, const pb::ArenaConfig& a) {
+  c.Range("arena.anchor_games", a.anchor_games(), 2, 100000);
+  c.Require(
+      a.anchor_games() % 2 == 0, "arena.anchor_games",
+      absl::StrCat(a.anchor_games(), " is odd: each opening is played twice"));
+  c.Range("arena.anchor_every_generations", a.anchor_every_generations(), 1,
+          100000);
+  std::set<std::string> names;
+  bool fixed = false;
+  for (int i = 0; i < a.anchors_size(); ++i) {
+    const pb::AnchorPlayer& anchor = a.anchors(i);
+    const std::string path = absl::StrCat("arena.anchors[", i, "]");
+    CheckAnchor(c, path, anchor);
+    c.Require(names.insert(anchor.name()).second, path + ".name",
+              absl::StrCat("'", anchor.name(), "' is used twice"));
+    fixed |= anchor.has_elo();
+  }
+  c.Require(a.anchors_size() == 0 || fixed, "arena.anchors",
+            "no anchor has a fixed elo: give at least one an elo so the "
+            "ratings have a scale");
+}
+
 void CheckArena(Checker& c, const pb::ArenaConfig& a) {
   c.Range("arena.games", a.games(), 2, 100000);
   c.Require(a.games() % 2 == 0, "arena.games",
@@ -206,6 +276,7 @@ void CheckArena(Checker& c, const pb::ArenaConfig& a) {
   c.Range("arena.sprt_alpha", a.sprt_alpha(), 1e-6, 0.5);
   c.Range("arena.sprt_beta", a.sprt_beta(), 1e-6, 0.5);
   c.Range("arena.promote_score", a.promote_score(), 0.0, 1.0);
+  CheckAnchors(c, a);
 }
 
 void CheckServer(Checker& c, const pb::ServerConfig& s) {

@@ -1,27 +1,38 @@
 // `renju arena`: a match between two players, each a model checkpoint with
-// search (model:PATH), an external Gomocup engine (engine:COMMAND LINE) or
-// a random legal mover (random). Openings are the 26 canonical ones or a
-// Gomocup opening file, each played twice with colours swapped; many games
-// run at once sharing one batched evaluator per model. Prints a progress
-// line (score, Elo and interval, LLR), then a report; writes each game as
-// .game and .psq and the summary as summary.json into --out.
+// search (model:PATH), an external Gomocup engine (engine:COMMAND LINE),
+// the built-in tactical brain (tactical) or a random legal mover (random).
+// Openings are the 26 canonical ones or a Gomocup opening file, each played
+// twice with colours swapped; many games run at once sharing one batched
+// evaluator per model. Prints a progress line (score, Elo and interval,
+// LLR), then a report; writes each game as .game and .psq and the summary
+// as summary.json into --out.
+//
+// With --anchors-from CONFIG instead of --b, player A plays each anchor of
+// that config with a fixed elo (arena.anchors) in turn, and its Elo on the
+// anchors' scale is fitted from those matches (trainer/ratings.h), the
+// scale a run with those anchors rates its generations on.
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "arena/anchors.h"
 #include "arena/arena.h"
 #include "base/file_util.h"
 #include "config/config.h"
 #include "config/evaluator_config.h"
 #include "tools/command_util.h"
 #include "tools/progress.h"
+#include "trainer/ratings.h"
 
 namespace renju::commands {
 namespace {
@@ -39,6 +50,7 @@ class PlayerFactory {
 
   absl::StatusOr<std::unique_ptr<ArenaPlayer>> Make(const std::string& spec) {
     if (spec == "random") return std::make_unique<RandomPlayer>();
+    if (spec == "tactical") return std::make_unique<TacticalPlayer>();
     if (absl::StartsWith(spec, "model:")) {
       const std::string path(absl::StripPrefix(spec, "model:"));
       return MakeModel(path, path.empty() ? "model:fresh" : spec);
@@ -46,7 +58,8 @@ class PlayerFactory {
     if (absl::StartsWith(spec, "engine:")) return MakeEngine(spec);
     return absl::InvalidArgumentError(
         absl::StrCat("arena: player '", spec,
-                     "' is not model:PATH, engine:COMMAND LINE or random"));
+                     "' is not model:PATH, engine:COMMAND LINE, tactical or "
+                     "random"));
   }
 
  private:
@@ -209,20 +222,142 @@ int RunMatch(const pb::RunConfig& config, const Args& args) {
   return summary->stop_reason == "interrupted" ? 130 : 0;
 }
 
+// The anchors' config: valid, with anchors, for the same game as `config`,
+// its checkpoints present.
+absl::StatusOr<pb::RunConfig> LoadAnchors(const pb::RunConfig& config,
+                                          const std::string& path) {
+  absl::StatusOr<pb::RunConfig> anchors = LoadRunConfig(path);
+  if (!anchors.ok()) return anchors.status();
+  if (anchors->arena().anchors_size() == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("arena: --anchors-from ", path, " has no arena.anchors"));
+  }
+  if (anchors->variant() != config.variant() ||
+      anchors->board_size() != config.board_size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "arena: --anchors-from ", path, " plays ", anchors->variant(), " on ",
+        anchors->board_size(), " x ", anchors->board_size(),
+        "; the --config plays ", config.variant(), " on ", config.board_size(),
+        " x ", config.board_size()));
+  }
+  if (absl::Status s = CheckAnchorFiles(anchors->arena()); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat("arena: --anchors-from ", path,
+                                               ": ", s.message()));
+  }
+  return anchors;
+}
+
+// Plays A against anchor `index` of `anchors`; the match's result with A as
+// generation 0 (ComputeRatings rates generations; no generation of a run
+// is involved here).
+absl::StatusOr<MatchResult> PlayAnchor(const pb::RunConfig& anchors, int index,
+                                       ArenaOptions options, ArenaPlayer& a,
+                                       uint64_t seed) {
+  const pb::AnchorPlayer& anchor = anchors.arena().anchors(index);
+  absl::StatusOr<std::unique_ptr<ArenaPlayer>> b =
+      MakeAnchorPlayer(anchors, index, seed);
+  if (!b.ok()) return b.status();
+  if (!options.out_dir.empty()) {
+    options.out_dir = (std::filesystem::path(options.out_dir) /
+                       absl::StrCat("vs-", anchor.name()))
+                          .string();
+  }
+  ProgressLine progress(stdout);  // its final line is the match's result
+  const std::string prefix =
+      absl::StrFormat("vs %s (elo %+.0f): ", anchor.name(), anchor.elo());
+  ArenaCallbacks callbacks;
+  callbacks.on_pair = [&](const ArenaSummary& s) {
+    // The last pair's line is the final one, written once by Finish.
+    if (s.games < s.max_games) progress.Update(prefix + ArenaProgressLine(s));
+  };
+  absl::StatusOr<ArenaSummary> summary =
+      RunArenaMatch(options, a, **b, callbacks, &interrupted);
+  if (!summary.ok()) return summary.status();
+  progress.Finish(prefix + ArenaProgressLine(*summary));
+  if (!options.out_dir.empty()) {
+    const std::string path =
+        (std::filesystem::path(options.out_dir) / "summary.json").string();
+    if (absl::Status s = WriteFileAtomically(path, ArenaSummaryJson(*summary));
+        !s.ok()) {
+      return s;
+    }
+  }
+  return AnchorMatchResultFromSummary(*summary, 0, anchor.name(), 0);
+}
+
+int RateAgainstAnchors(const pb::RunConfig& config, const Args& args) {
+  const std::string path = args.GetString("anchors-from");
+  absl::StatusOr<pb::RunConfig> anchors = LoadAnchors(config, path);
+  if (!anchors.ok()) return Fail(anchors.status());
+  absl::StatusOr<ArenaOptions> options = MatchOptions(config, args);
+  if (!options.ok()) return Fail(options.status());
+  if (!args.IsSet("games")) {
+    options->max_games = anchors->arena().anchor_games();
+  }
+  PlayerFactory factory(config, args);
+  absl::StatusOr<std::unique_ptr<ArenaPlayer>> a =
+      factory.Make(args.GetString("a"));
+  if (!a.ok()) return Fail(a.status());
+
+  std::vector<MatchResult> results;
+  for (int i = 0; i < anchors->arena().anchors_size() && !interrupted; ++i) {
+    const pb::AnchorPlayer& anchor = anchors->arena().anchors(i);
+    if (!anchor.has_elo()) {
+      std::printf(
+          "skipping anchor %s: without a fixed elo its games cannot "
+          "place A\n",
+          anchor.name().c_str());
+      continue;
+    }
+    absl::StatusOr<MatchResult> result =
+        PlayAnchor(*anchors, i, *options, **a, options->seed);
+    if (!result.ok()) return Fail(result.status());
+    results.push_back(*result);
+  }
+  RatingOptions rating;
+  rating.anchors = RatingAnchorsOf(anchors->arena());
+  absl::StatusOr<RatingTable> table = ComputeRatings(results, rating);
+  if (!table.ok()) return Fail(table.status());
+  if (table->ratings.empty()) {
+    return Fail(
+        absl::FailedPreconditionError("arena: no anchor game finished"));
+  }
+  const Rating& rated = table->ratings.front();
+  std::printf(
+      "%s: elo %+.0f ± %.0f (95%%) on the anchors' scale of %s, "
+      "%lld games, %.1f%% of the points\n",
+      (*a)->name().c_str(), rated.elo, rated.elo_error, path.c_str(),
+      static_cast<long long>(rated.games),
+      100 * rated.points / std::max<int64_t>(1, rated.games));
+  if (!options->out_dir.empty()) {
+    std::printf("games and summary.json in %s/vs-<anchor>\n",
+                options->out_dir.c_str());
+  }
+  return interrupted ? 130 : 0;
+}
+
 }  // namespace
 
 int Arena(const Argv& argv) {
   Args args("arena",
             "Plays a match between two players: model:PATH (a checkpoint; "
             "an empty PATH is a fresh network), engine:COMMAND LINE (a "
-            "Gomocup engine) or random. Each opening is played twice with "
-            "colours swapped; results are W/D/L by colour, Elo with a 95% "
-            "interval over game pairs, and an optional SPRT.");
+            "Gomocup engine), tactical (the built-in tactical brain) or "
+            "random. Each opening is played twice with colours swapped; "
+            "results are W/D/L by colour, Elo with a 95% interval over game "
+            "pairs, and an optional SPRT. With --anchors-from instead of "
+            "--b, A plays each anchor with a fixed elo of that config and "
+            "gets an Elo on the anchors' scale.");
   args.AddString("config", "configs/tiny.textproto",
                  "run config: network shape, arena.search, evaluator");
   args.AddString("a", "", "player A (Elo is A minus B)");
   args.AddString("b", "", "player B");
-  args.AddInt("games", 0, 2, 1000000, "games, even (default arena.games)");
+  args.AddString("anchors-from", "",
+                 "rate A against the anchors (arena.anchors) of this config "
+                 "instead of playing --b");
+  args.AddInt("games", 0, 2, 1000000,
+              "games, even (default arena.games; per anchor "
+              "arena.anchor_games of --anchors-from)");
   args.AddInt("concurrent", 0, 1, 4096,
               "games at once (default arena.concurrent_games)");
   args.AddString("openings", "canonical", "canonical, or an opening file");
@@ -250,8 +385,9 @@ int Arena(const Argv& argv) {
                  "(empty: keep nothing)");
   args.AddInt("seed", 1, 0, INT64_MAX, "seed of openings and move choice");
   if (int code = ParseOrExit(args, argv); code >= 0) return code;
-  if (args.GetString("a").empty() || args.GetString("b").empty()) {
-    std::fprintf(stderr, "arena: give both players, --a and --b\n%s",
+  const bool anchors = !args.GetString("anchors-from").empty();
+  if (args.GetString("a").empty() || args.GetString("b").empty() == !anchors) {
+    std::fprintf(stderr, "arena: give --a and either --b or --anchors-from\n%s",
                  args.Usage().c_str());
     return 2;
   }
@@ -260,7 +396,7 @@ int Arena(const Argv& argv) {
   if (!config.ok()) return Fail(config.status());
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
-  return RunMatch(*config, args);
+  return anchors ? RateAgainstAnchors(*config, args) : RunMatch(*config, args);
 }
 
 }  // namespace renju::commands

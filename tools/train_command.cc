@@ -35,6 +35,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "arena/anchors.h"
 #include "base/file_util.h"
 #include "base/logging.h"
 #include "config/config.h"
@@ -503,6 +504,10 @@ int Train(const Argv& argv) {
       config = OverrideRunConfig(*config, args.GetString("override"),
                                  "--override");
       if (!config.ok()) return Fail(config.status());
+    }
+    // The trainer checks this too, but only after the run folder exists.
+    if (absl::Status s = CheckAnchorFiles(config->arena()); !s.ok()) {
+      return Fail(s);
     }
     paths.root = args.GetString("run-dir").empty() ? DefaultRunDir(*config)
                                                   : args.GetString("run-dir");

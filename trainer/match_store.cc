@@ -22,20 +22,43 @@ CREATE TABLE IF NOT EXISTS matches (
   elo_error REAL NOT NULL,
   decision TEXT NOT NULL,
   summary TEXT NOT NULL,
-  finished_unix_ms INTEGER NOT NULL);
+  finished_unix_ms INTEGER NOT NULL,
+  anchor_b TEXT);
 )sql";
 
 constexpr char kColumns[] =
     "generation_a, generation_b, wins, draws, losses, pair0, pair1, pair2, "
-    "pair3, pair4, elo, elo_error, decision, summary, finished_unix_ms";
+    "pair3, pair4, elo, elo_error, decision, summary, finished_unix_ms, "
+    "anchor_b";
+
+// Tables created before anchors lack anchor_b: add it (NULL in old rows).
+absl::Status AddAnchorColumn(SqliteDb& db) {
+  absl::StatusOr<SqliteStatement> columns =
+      db.Prepare("SELECT name FROM pragma_table_info('matches')");
+  if (!columns.ok()) return columns.status();
+  for (;;) {
+    absl::StatusOr<bool> row = columns->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    if (columns->ColumnText(0) == "anchor_b") return absl::OkStatus();
+  }
+  return db.Execute("ALTER TABLE matches ADD COLUMN anchor_b TEXT");
+}
 
 absl::Status CheckMatch(const MatchResult& m) {
-  if (m.generation_a < 0 || m.generation_b < 0) {
+  if (!m.anchor_b.empty()) {
+    if (m.generation_a < 0 || m.generation_b != -1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "match: generation ", m.generation_a, " vs anchor ", m.anchor_b,
+          " needs generation_a >= 0 and generation_b -1, not ",
+          m.generation_b));
+    }
+  } else if (m.generation_a < 0 || m.generation_b < 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("match: generations ", m.generation_a, " and ",
                      m.generation_b, " must not be negative"));
   }
-  if (m.generation_a == m.generation_b) {
+  if (m.anchor_b.empty() && m.generation_a == m.generation_b) {
     return absl::InvalidArgumentError(absl::StrCat(
         "match: generation ", m.generation_a, " against itself rates nothing"));
   }
@@ -43,7 +66,8 @@ absl::Status CheckMatch(const MatchResult& m) {
   for (int64_t n : m.pentanomial) negative |= n < 0;
   if (negative) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "match ", m.generation_a, " vs ", m.generation_b,
+        "match ", m.generation_a, " vs ",
+        m.anchor_b.empty() ? absl::StrCat(m.generation_b) : m.anchor_b,
         ": negative counts (W/D/L ", m.wins, "/", m.draws, "/", m.losses, ")"));
   }
   return absl::OkStatus();
@@ -69,11 +93,22 @@ MatchResult MatchResultFromSummary(const ArenaSummary& summary,
   return m;
 }
 
+MatchResult AnchorMatchResultFromSummary(const ArenaSummary& summary,
+                                         int64_t generation_a,
+                                         const std::string& anchor_b,
+                                         int64_t finished_unix_ms) {
+  MatchResult m =
+      MatchResultFromSummary(summary, generation_a, -1, finished_unix_ms);
+  m.anchor_b = anchor_b;
+  return m;
+}
+
 absl::StatusOr<std::unique_ptr<MatchStore>> MatchStore::Open(
     const std::string& path) {
   absl::StatusOr<std::unique_ptr<SqliteDb>> db = SqliteDb::Open(path);
   if (!db.ok()) return db.status();
   if (absl::Status s = (*db)->Execute(kSchema); !s.ok()) return s;
+  if (absl::Status s = AddAnchorColumn(**db); !s.ok()) return s;
   return std::unique_ptr<MatchStore>(new MatchStore(std::move(*db)));
 }
 
@@ -82,8 +117,8 @@ absl::StatusOr<int64_t> MatchStore::AddMatch(const MatchResult& m) {
   absl::MutexLock lock(&mutex_);
   absl::StatusOr<SqliteStatement> stmt = db_->Prepare(
       absl::StrCat("INSERT INTO matches (", kColumns,
-                   ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                   "RETURNING id"));
+                   ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                   "NULLIF(?, '')) RETURNING id"));
   if (!stmt.ok()) return stmt.status();
   stmt->Bind(1, m.generation_a)
       .Bind(2, m.generation_b)
@@ -95,7 +130,8 @@ absl::StatusOr<int64_t> MatchStore::AddMatch(const MatchResult& m) {
       .Bind(12, m.elo_error)
       .Bind(13, absl::string_view(m.decision))
       .Bind(14, absl::string_view(m.summary_json))
-      .Bind(15, m.finished_unix_ms);
+      .Bind(15, m.finished_unix_ms)
+      .Bind(16, absl::string_view(m.anchor_b));
   absl::StatusOr<bool> row = stmt->Step();
   if (!row.ok()) return row.status();
   if (!*row) {
@@ -132,6 +168,7 @@ absl::StatusOr<std::vector<MatchResult>> MatchStore::Matches() {
     m.decision = stmt->ColumnText(13);
     m.summary_json = stmt->ColumnText(14);
     m.finished_unix_ms = stmt->ColumnInt(15);
+    m.anchor_b = stmt->ColumnText(16);  // "" for NULL
     out.push_back(std::move(m));
   }
   return out;

@@ -1,7 +1,12 @@
-// Results of matches between generations, kept in the trainer's SQLite
-// file beside the games and the model registry (a table of its own,
-// `matches`, created on open), so the ratings (ratings.h) can be
+// Results of matches between generations, and between a generation and a
+// fixed anchor player (config arena.anchors, by name), kept in the
+// trainer's SQLite file beside the games and the model registry (a table of
+// its own, `matches`, created on open), so the ratings (ratings.h) can be
 // recomputed from every match ever played, after restarts too.
+//
+// The table's `anchor_b` column (TEXT, NULL for a match between
+// generations) came after the first runs; Open adds it to an older file's
+// table, whose rows stay matches between generations.
 // Thread-safe: one connection behind a mutex.
 #ifndef RENJU_TRAINER_MATCH_STORE_H_
 #define RENJU_TRAINER_MATCH_STORE_H_
@@ -20,11 +25,13 @@
 
 namespace renju {
 
-// One match from generation_a's view.
+// One match from generation_a's view. Player B is generation_b, or the
+// anchor named anchor_b when that is not empty (generation_b is then -1).
 struct MatchResult {
   int64_t id = 0;  // assigned by AddMatch, from 1
   int64_t generation_a = 0;
   int64_t generation_b = 0;
+  std::string anchor_b;
   int64_t wins = 0;
   int64_t draws = 0;
   int64_t losses = 0;
@@ -42,6 +49,11 @@ struct MatchResult {
 MatchResult MatchResultFromSummary(const ArenaSummary& summary,
                                    int64_t generation_a, int64_t generation_b,
                                    int64_t finished_unix_ms);
+// The result of an arena match between a generation (A) and an anchor.
+MatchResult AnchorMatchResultFromSummary(const ArenaSummary& summary,
+                                         int64_t generation_a,
+                                         const std::string& anchor_b,
+                                         int64_t finished_unix_ms);
 
 class MatchStore {
  public:
@@ -51,7 +63,8 @@ class MatchStore {
       const std::string& path);
 
   // Stores the match and returns its id. Errors: negative counts or
-  // generations, a match of a generation against itself, SQLite failures.
+  // generations, a match of a generation against itself, an anchor match
+  // whose generation_b is not -1, SQLite failures.
   absl::StatusOr<int64_t> AddMatch(const MatchResult& match);
   // Every stored match, oldest first.
   absl::StatusOr<std::vector<MatchResult>> Matches();

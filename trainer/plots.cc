@@ -27,13 +27,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A path inside a single-quoted gnuplot string, where '' is a quote.
-std::string Quoted(const fs::path& path) {
+// Text inside a single-quoted gnuplot string, where '' is a quote.
+std::string Quoted(const std::string& text) {
   std::string out = "'";
-  for (char c : path.string())
-    out += c == '\'' ? std::string("''") : std::string(1, c);
+  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
   return out + "'";
 }
+std::string Quoted(const fs::path& path) { return Quoted(path.string()); }
 
 // Rows of a log with `header` have `columns` fields.
 absl::StatusOr<LossRow> ParseLossRow(absl::string_view line,
@@ -127,15 +127,49 @@ std::string GenerationTics(const RatingTable& table) {
                       "\n");
 }
 
+// Each anchor as a dashed horizontal line at its Elo, named in the key
+// and labelled at the left edge; "" without anchors. Names are plain text
+// (noenhanced: '@' and '_' are markup otherwise).
+std::string AnchorLines(const RatingTable& table) {
+  std::string lines;
+  for (const Rating& a : table.anchors) {
+    const std::string name = absl::StrFormat(
+        "%s %+.0f%s", a.anchor, a.elo,
+        a.fixed ? " (fixed)" : absl::StrFormat(" ±%.0f", a.elo_error));
+    absl::StrAppendFormat(&lines,
+                          ", %.3f with lines dt 2 lw 1.5 title %s noenhanced",
+                          a.elo, Quoted(name));
+  }
+  return lines;
+}
+
+std::string AnchorLabels(const RatingTable& table) {
+  std::string labels;
+  for (const Rating& a : table.anchors) {
+    absl::StrAppendFormat(
+        &labels,
+        "set label %s at graph 0.01, first %.3f offset 0,0.6 noenhanced\n",
+        Quoted(a.anchor), a.elo);
+  }
+  return labels;
+}
+
 std::string EloScript(const fs::path& data, const fs::path& png, bool time,
-                      const std::string& xtics) {
-  return absl::StrCat(
-      "set output ", Quoted(png), "\n", xtics, "set key top left box opaque\n",
-      "set title 'Elo ", time ? "by training time" : "by generation",
-      " (generation 0 = 0, 95% intervals)'\n", "set xlabel '",
-      time ? "training time (hours)" : "generation", "'\n",
-      "set ylabel 'Elo'\n", "plot ", Quoted(data),
-      " using 1:2:3 with yerrorlines lw 2 pt 7 ", "title 'Elo'\n");
+                      const std::string& xtics, const RatingTable& table) {
+  const std::string scale =
+      table.anchor_generation >= 0
+          ? absl::StrCat("generation ", table.anchor_generation, " = 0")
+          : std::string("on the anchors' scale");
+  const std::string title =
+      absl::StrCat("Elo ", time ? "by training time" : "by generation", " (",
+                   scale, ", 95% intervals)");
+  return absl::StrCat("set output ", Quoted(png), "\n", xtics,
+                      "set key top left box opaque\n", "set title ",
+                      Quoted(title), " noenhanced\n", "set xlabel '",
+                      time ? "training time (hours)" : "generation", "'\n",
+                      "set ylabel 'Elo'\n", AnchorLabels(table), "plot ",
+                      Quoted(data), " using 1:2:3 with yerrorlines lw 2 pt 7 ",
+                      "title 'Elo'", AnchorLines(table), "\nunset label\n");
 }
 
 std::string LossScript(const fs::path& data, const fs::path& png, bool aux) {
@@ -169,13 +203,13 @@ PlotJob PreparePlots(const fs::path& out, const RatingTable& ratings,
   std::string script = ScriptHeader(options);
   job.files.push_back({data / "elo.dat", EloData(ratings)});
   script += EloScript(data / "elo.dat", out / "elo.png.tmp", false,
-                      GenerationTics(ratings));
+                      GenerationTics(ratings), ratings);
   job.pngs.push_back("elo.png");
   const std::string time_data = EloTimeData(ratings);
   if (!time_data.empty()) {
     job.files.push_back({data / "elo_time.dat", time_data});
     script += EloScript(data / "elo_time.dat", out / "elo_time.png.tmp", true,
-                        "set xtics autofreq\n");
+                        "set xtics autofreq\n", ratings);
     job.pngs.push_back("elo_time.png");
   }
   if (!losses.empty()) {

@@ -1,9 +1,10 @@
 // PNG plots of a run, drawn by gnuplot (Debian's gnuplot or gnuplot-nox,
 // run as a child process; the pngcairo terminal when it has one, else
 // png): Elo against generation with 95% error bars, Elo against training
-// time, and the training losses against the step. The data files and the
-// script are kept beside the plots (plot_data/), so a plot can be redrawn
-// or restyled by hand.
+// time (both with each anchor of the ratings as a labelled dashed
+// horizontal line at its Elo), and the training losses against the step.
+// The data files and the script are kept beside the plots (plot_data/), so
+// a plot can be redrawn or restyled by hand.
 #ifndef RENJU_TRAINER_PLOTS_H_
 #define RENJU_TRAINER_PLOTS_H_
 

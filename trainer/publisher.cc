@@ -2,9 +2,14 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <optional>
+#include <set>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "arena/anchors.h"
 #include "arena/gating.h"
 #include "base/logging.h"
 #include "rpc/sha256.h"
@@ -76,13 +81,90 @@ absl::Status Publisher::Publish(int64_t generation, const std::string& path,
   } else {
     model.status = "best";
   }
+  // Before the verdict is stored: the launcher stops the run once the last
+  // generation is decided.
+  PlayAnchorMatches();
   if (absl::Status s = store_->UpdateModel(model); !s.ok()) return s;
   RefreshRatings();
   return absl::OkStatus();
 }
 
+void Publisher::PlayAnchorMatches() {
+  const pb::ArenaConfig& arena = config_.arena();
+  if (arena.anchors_size() == 0) return;
+  absl::StatusOr<std::vector<ModelEntry>> models = store_->Models();
+  absl::StatusOr<std::vector<MatchResult>> matches = matches_->Matches();
+  if (!models.ok() || !matches.ok()) {
+    RENJU_LOG(WARNING) << "anchor matches skipped: "
+                       << (models.ok() ? matches.status() : models.status());
+    return;
+  }
+  std::set<std::pair<int64_t, std::string>> played;
+  for (const MatchResult& m : *matches) {
+    if (!m.anchor_b.empty()) played.insert({m.generation_a, m.anchor_b});
+  }
+  // Built when first needed, then shared by every generation.
+  std::vector<std::unique_ptr<ArenaPlayer>> anchors(arena.anchors_size());
+  for (const ModelEntry& model : *models) {
+    if (!AnchorsDue(arena, model.generation)) continue;
+    std::unique_ptr<ModelPlayer> player;
+    for (int i = 0; i < arena.anchors_size(); ++i) {
+      const std::string& name = arena.anchors(i).name();
+      if (played.count({model.generation, name})) continue;
+      if (stop_ != nullptr && stop_->load()) return;
+      absl::Status s = PlayAnchorMatch(model, i, player, anchors[i]);
+      if (!s.ok()) {
+        RENJU_LOG(WARNING) << "generation " << model.generation
+                           << " did not play anchor " << name << ": " << s;
+      }
+    }
+  }
+}
+
+absl::Status Publisher::PlayAnchorMatch(const ModelEntry& model, int index,
+                                        std::unique_ptr<ModelPlayer>& player,
+                                        std::unique_ptr<ArenaPlayer>& anchor) {
+  const uint64_t seed =
+      config_.seed() + static_cast<uint64_t>(model.generation);
+  if (player == nullptr) {
+    absl::StatusOr<std::unique_ptr<ModelPlayer>> loaded =
+        MakeCheckpointPlayer(config_, model.path, seed);
+    if (!loaded.ok()) return loaded.status();
+    player = *std::move(loaded);
+  }
+  if (anchor == nullptr) {
+    absl::StatusOr<std::unique_ptr<ArenaPlayer>> made =
+        MakeAnchorPlayer(config_, index, config_.seed());
+    if (!made.ok()) return made.status();
+    anchor = *std::move(made);
+  }
+  const std::string& name = config_.arena().anchors(index).name();
+  RENJU_LOG(INFO) << "generation " << model.generation << " plays anchor "
+                  << name << " (" << config_.arena().anchor_games()
+                  << " games)";
+  CheckpointMatchOptions options;
+  options.out_dir = (fs::path(run_dir_) / "matches" /
+                     absl::StrCat("gen", model.generation, "-vs-", name))
+                        .string();
+  options.seed = seed;
+  options.stop = stop_;
+  absl::StatusOr<ArenaSummary> summary =
+      RunAnchorMatch(config_, *player, *anchor, options);
+  if (!summary.ok()) return summary.status();
+  if (summary->stop_reason == "interrupted") return absl::OkStatus();
+  RENJU_LOG(INFO) << "generation " << model.generation << " vs " << name << ": "
+                  << ArenaProgressLine(*summary);
+  return matches_
+      ->AddMatch(AnchorMatchResultFromSummary(*summary, model.generation, name,
+                                              NowUnixMs()))
+      .status();
+}
+
 void Publisher::RefreshRatings() {
-  absl::StatusOr<RatingTable> table = UpdateRatings(*store_, *matches_, run_dir_);
+  RatingOptions options;
+  options.anchors = RatingAnchorsOf(config_.arena());
+  absl::StatusOr<RatingTable> table =
+      UpdateRatings(*store_, *matches_, run_dir_, options);
   if (!table.ok()) {
     RENJU_LOG(WARNING) << "ratings not updated: " << table.status();
     return;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -21,6 +22,60 @@ constexpr double kZ95 = 1.959963984540054;
 const double kC = std::log(10.0) / 400.0;
 constexpr int kMaxNewtonSteps = 200;
 constexpr double kMaxStepElo = 400;  // damping for the first steps
+
+// A player of the fit: a generation, or an anchor by name. Generations
+// sort first, by number.
+struct Player {
+  int64_t generation = -1;
+  std::string anchor;
+
+  bool operator<(const Player& o) const {
+    return std::tie(anchor, generation) < std::tie(o.anchor, o.generation);
+  }
+  bool operator==(const Player& o) const {
+    return generation == o.generation && anchor == o.anchor;
+  }
+};
+
+Player PlayerA(const MatchResult& m) { return {m.generation_a, ""}; }
+Player PlayerB(const MatchResult& m) {
+  return m.anchor_b.empty() ? Player{m.generation_b, ""}
+                            : Player{-1, m.anchor_b};
+}
+
+std::string PlayerNames(const std::vector<Player>& players) {
+  std::vector<std::string> generations, anchors;
+  for (const Player& p : players) {
+    if (p.anchor.empty()) {
+      generations.push_back(absl::StrCat(p.generation));
+    } else {
+      anchors.push_back(p.anchor);
+    }
+  }
+  std::string text;
+  if (!generations.empty()) {
+    text = absl::StrCat("generations ", absl::StrJoin(generations, ", "));
+  }
+  if (!anchors.empty()) {
+    absl::StrAppend(&text, text.empty() ? "" : " and ", "anchors ",
+                    absl::StrJoin(anchors, ", "));
+  }
+  return text;
+}
+
+// The players held at a given Elo, with those values: generation
+// anchor_generation at 0 without anchors, else the anchors with an elo.
+std::vector<std::pair<Player, double>> HeldPlayers(
+    const RatingOptions& options) {
+  std::vector<std::pair<Player, double>> held;
+  if (options.anchors.empty()) {
+    held.push_back({Player{options.anchor_generation, ""}, 0.0});
+  }
+  for (const RatingAnchor& a : options.anchors) {
+    if (a.elo.has_value()) held.push_back({Player{-1, a.name}, *a.elo});
+  }
+  return held;
+}
 
 // Games and points between two rated players i < j (indices).
 struct PairTally {
@@ -64,15 +119,15 @@ double ExpectedScore(double elo_diff) {
   return 1.0 / (1.0 + std::pow(10.0, -elo_diff / 400.0));
 }
 
-// The generations reachable from `start` along edges (a, b) of `edges`.
-std::set<int64_t> Reachable(int64_t start,
-                            const std::multimap<int64_t, int64_t>& edges) {
-  std::set<int64_t> seen = {start};
-  std::vector<int64_t> todo = {start};
+// The players reachable from any of `starts` along edges (a, b) of `edges`.
+std::set<Player> Reachable(const std::vector<Player>& starts,
+                           const std::multimap<Player, Player>& edges) {
+  std::set<Player> seen(starts.begin(), starts.end());
+  std::vector<Player> todo = starts;
   while (!todo.empty()) {
-    const int64_t g = todo.back();
+    const Player p = todo.back();
     todo.pop_back();
-    auto [first, last] = edges.equal_range(g);
+    auto [first, last] = edges.equal_range(p);
     for (auto it = first; it != last; ++it) {
       if (seen.insert(it->second).second) todo.push_back(it->second);
     }
@@ -80,27 +135,30 @@ std::set<int64_t> Reachable(int64_t start,
   return seen;
 }
 
-// The generations connected to the anchor by matches, the anchor first and
-// the others in generation order; the rest go to `unrated`.
-std::vector<int64_t> RatedPlayers(const std::vector<MatchResult>& matches,
-                                  int64_t anchor,
-                                  std::vector<int64_t>& unrated) {
-  std::multimap<int64_t, int64_t> met;
-  std::set<int64_t> everyone = {anchor};
+// The players connected to a held one by matches: the held players first
+// (in `held`'s order), then the others in Player order. The rest, and the
+// fitted anchors of the options that met nobody, go to `unrated`.
+std::vector<Player> RatedPlayers(const std::vector<MatchResult>& matches,
+                                 const std::vector<Player>& held,
+                                 const RatingOptions& options,
+                                 std::vector<Player>& unrated) {
+  std::multimap<Player, Player> met;
+  std::set<Player> everyone(held.begin(), held.end());
+  for (const RatingAnchor& a : options.anchors) everyone.insert({-1, a.name});
   for (const MatchResult& m : matches) {
     if (m.games() == 0) continue;
-    met.emplace(m.generation_a, m.generation_b);
-    met.emplace(m.generation_b, m.generation_a);
-    everyone.insert(m.generation_a);
-    everyone.insert(m.generation_b);
+    met.emplace(PlayerA(m), PlayerB(m));
+    met.emplace(PlayerB(m), PlayerA(m));
+    everyone.insert(PlayerA(m));
+    everyone.insert(PlayerB(m));
   }
-  const std::set<int64_t> rated = Reachable(anchor, met);
-  std::vector<int64_t> players = {anchor};
-  for (int64_t g : everyone) {
-    if (!rated.count(g)) {
-      unrated.push_back(g);
-    } else if (g != anchor) {
-      players.push_back(g);
+  const std::set<Player> rated = Reachable(held, met);
+  std::vector<Player> players = held;
+  for (const Player& p : everyone) {
+    if (!rated.count(p)) {
+      unrated.push_back(p);
+    } else if (std::find(held.begin(), held.end(), p) == held.end()) {
+      players.push_back(p);
     }
   }
   return players;
@@ -109,17 +167,17 @@ std::vector<int64_t> RatedPlayers(const std::vector<MatchResult>& matches,
 // Games and points per pair of players (indices into `players`), with
 // `prior_draws` virtual draws added to each pair that met; also counts
 // each player's real games and points into `rows`.
-std::vector<PairTally> TallyPairs(const std::vector<int64_t>& players,
+std::vector<PairTally> TallyPairs(const std::vector<Player>& players,
                                   const std::vector<MatchResult>& matches,
                                   double prior_draws,
                                   std::vector<Rating>& rows) {
-  std::map<int64_t, int> index;
+  std::map<Player, int> index;
   for (size_t k = 0; k < players.size(); ++k) {
     index[players[k]] = static_cast<int>(k);
   }
   std::map<std::pair<int, int>, PairTally> tallies;
   for (const MatchResult& m : matches) {
-    int a = index.at(m.generation_a), b = index.at(m.generation_b);
+    int a = index.at(PlayerA(m)), b = index.at(PlayerB(m));
     double a_points = m.wins + 0.5 * m.draws;
     rows[a].games += m.games();
     rows[a].points += a_points;
@@ -144,38 +202,41 @@ std::vector<PairTally> TallyPairs(const std::vector<int64_t>& players,
   return pairs;
 }
 
-// Without a prior the maximum exists only when every rated generation both
-// scored against and conceded to the rest (Zermelo's condition: the graph
-// "a scored against b" is strongly connected).
-absl::Status CheckFiniteMaximum(const std::vector<int64_t>& players,
+// Without a prior the maximum exists only when every free player both
+// scored against and conceded to players connected to a held one
+// (Zermelo's condition: in the graph "a scored against b" every free
+// player reaches a held player, and is reached from one).
+absl::Status CheckFiniteMaximum(const std::vector<Player>& players,
+                                size_t num_held,
                                 const std::vector<MatchResult>& matches) {
-  std::multimap<int64_t, int64_t> scored, conceded;
+  std::multimap<Player, Player> scored, conceded;
   for (const MatchResult& m : matches) {
     const double a_points = m.wins + 0.5 * m.draws;
     const double b_points = m.losses + 0.5 * m.draws;
-    if (a_points > 0) scored.emplace(m.generation_a, m.generation_b);
-    if (b_points > 0) scored.emplace(m.generation_b, m.generation_a);
-    if (a_points > 0) conceded.emplace(m.generation_b, m.generation_a);
-    if (b_points > 0) conceded.emplace(m.generation_a, m.generation_b);
+    if (a_points > 0) scored.emplace(PlayerA(m), PlayerB(m));
+    if (b_points > 0) scored.emplace(PlayerB(m), PlayerA(m));
+    if (a_points > 0) conceded.emplace(PlayerB(m), PlayerA(m));
+    if (b_points > 0) conceded.emplace(PlayerA(m), PlayerB(m));
   }
-  const std::set<int64_t> down = Reachable(players[0], scored);
-  const std::set<int64_t> up = Reachable(players[0], conceded);
-  std::vector<int64_t> bad;
-  for (int64_t g : players) {
-    if (!down.count(g) || !up.count(g)) bad.push_back(g);
+  const std::vector<Player> held(players.begin(), players.begin() + num_held);
+  const std::set<Player> down = Reachable(held, scored);
+  const std::set<Player> up = Reachable(held, conceded);
+  std::vector<Player> bad;
+  for (const Player& p : players) {
+    if (!down.count(p) || !up.count(p)) bad.push_back(p);
   }
   if (bad.empty()) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrCat(
-      "ratings: generations ", absl::StrJoin(bad, ", "),
+      "ratings: ", PlayerNames(bad),
       " only won or only lost against the rest, so their maximum-likelihood "
       "Elo is infinite; use prior_draws > 0"));
 }
 
 // The gradient of the log-likelihood and the Fisher information (minus its
-// Hessian) with respect to the free players 1..m (player 0, the anchor, is
-// fixed), at `elo`.
+// Hessian) with respect to the free players num_held..num_held+m-1 (the
+// held ones do not move), at `elo`.
 void GradientAndInformation(const std::vector<PairTally>& pairs,
-                            const std::vector<double>& elo, int m,
+                            const std::vector<double>& elo, int num_held, int m,
                             std::vector<double>& gradient,
                             std::vector<double>& info) {
   gradient.assign(m, 0.0);
@@ -184,7 +245,7 @@ void GradientAndInformation(const std::vector<PairTally>& pairs,
     const double expected = ExpectedScore(elo[p.i] - elo[p.j]);
     const double g = kC * (p.points_i - p.games * expected);
     const double h = kC * kC * p.games * expected * (1 - expected);
-    const int a = p.i - 1, b = p.j - 1;  // -1: the anchor
+    const int a = p.i - num_held, b = p.j - num_held;  // < 0: held
     if (a >= 0) {
       gradient[a] += g;
       info[a * m + a] += h;
@@ -201,17 +262,21 @@ void GradientAndInformation(const std::vector<PairTally>& pairs,
 }
 
 // Newton's method on the log-likelihood (concave, so it converges; early
-// steps are damped). Fills elo and the 95% half-widths from the inverse of
-// the information at the maximum.
-absl::Status FitElo(const std::vector<PairTally>& pairs, int n,
+// steps are damped). `elo` comes in with the held players' values in its
+// first num_held entries and leaves with every player's; `error` gets the
+// 95% half-widths from the inverse of the information at the maximum (0
+// for the held players). The free players start at the held ones' mean.
+absl::Status FitElo(const std::vector<PairTally>& pairs, int n, int num_held,
                     std::vector<double>& elo, std::vector<double>& error) {
-  const int m = n - 1;
-  elo.assign(n, 0.0);
+  const int m = n - num_held;
+  double start = 0;
+  for (int k = 0; k < num_held; ++k) start += elo[k] / num_held;
+  elo.resize(n, start);
   error.assign(n, 0.0);
   if (m == 0) return absl::OkStatus();
   std::vector<double> step, info;
   for (int iteration = 0; iteration < kMaxNewtonSteps; ++iteration) {
-    GradientAndInformation(pairs, elo, m, step, info);
+    GradientAndInformation(pairs, elo, num_held, m, step, info);
     if (!Cholesky(info, m)) {
       return absl::InternalError("ratings: the likelihood is flat (singular)");
     }
@@ -219,17 +284,26 @@ absl::Status FitElo(const std::vector<PairTally>& pairs, int n,
     double largest = 0;
     for (double d : step) largest = std::max(largest, std::abs(d));
     const double scale = largest > kMaxStepElo ? kMaxStepElo / largest : 1.0;
-    for (int k = 0; k < m; ++k) elo[k + 1] += scale * step[k];
+    for (int k = 0; k < m; ++k) elo[num_held + k] += scale * step[k];
     if (largest >= 1e-9) continue;
     for (int k = 0; k < m; ++k) {
       std::vector<double> unit(m, 0.0);
       unit[k] = 1.0;
       CholeskySolve(info, m, unit);
-      error[k + 1] = kZ95 * std::sqrt(unit[k]);
+      error[num_held + k] = kZ95 * std::sqrt(unit[k]);
     }
     return absl::OkStatus();
   }
   return absl::InternalError("ratings: Newton's method did not converge");
+}
+
+// Where an anchor row goes in RatingTable::anchors: the options' order
+// first, then by name.
+int AnchorOrder(const RatingOptions& options, const std::string& name) {
+  for (size_t k = 0; k < options.anchors.size(); ++k) {
+    if (options.anchors[k].name == name) return static_cast<int>(k);
+  }
+  return static_cast<int>(options.anchors.size());
 }
 
 std::string CsvField(const std::string& text) {
@@ -250,7 +324,24 @@ int64_t FirstCreated(const RatingTable& table) {
   return first;
 }
 
+// "62.5%" of the points, "-" without games.
+std::string Score(const Rating& r) {
+  return r.games > 0 ? absl::StrFormat("%.1f%%", 100 * r.points / r.games)
+                     : "-";
+}
+
 }  // namespace
+
+std::vector<RatingAnchor> RatingAnchorsOf(const pb::ArenaConfig& arena) {
+  std::vector<RatingAnchor> anchors;
+  for (const pb::AnchorPlayer& a : arena.anchors()) {
+    RatingAnchor anchor;
+    anchor.name = a.name();
+    if (a.has_elo()) anchor.elo = a.elo();
+    anchors.push_back(anchor);
+  }
+  return anchors;
+}
 
 absl::StatusOr<RatingTable> ComputeRatings(
     const std::vector<MatchResult>& matches, const RatingOptions& options) {
@@ -258,40 +349,73 @@ absl::StatusOr<RatingTable> ComputeRatings(
     return absl::InvalidArgumentError(absl::StrCat(
         "ratings: prior_draws = ", options.prior_draws, " must be >= 0"));
   }
+  const std::vector<std::pair<Player, double>> held_elo = HeldPlayers(options);
+  if (held_elo.empty()) {
+    return absl::InvalidArgumentError(
+        "ratings: no anchor has a fixed elo, so the ratings have no scale");
+  }
+  std::vector<Player> held;
+  std::vector<double> elo;
+  for (const auto& [player, value] : held_elo) {
+    held.push_back(player);
+    elo.push_back(value);
+  }
   RatingTable table;
-  table.anchor_generation = options.anchor_generation;
-  const std::vector<int64_t> players =
-      RatedPlayers(matches, options.anchor_generation, table.unrated);
+  table.anchor_generation =
+      options.anchors.empty() ? options.anchor_generation : -1;
+  std::vector<Player> unrated;
+  const std::vector<Player> players =
+      RatedPlayers(matches, held, options, unrated);
+  const std::set<Player> rated_set(players.begin(), players.end());
   std::vector<MatchResult> rated;
   for (const MatchResult& m : matches) {
-    if (m.games() > 0 &&
-        std::count(players.begin(), players.end(), m.generation_a) > 0) {
-      rated.push_back(m);
-    }
+    if (m.games() > 0 && rated_set.count(PlayerA(m))) rated.push_back(m);
   }
-  if (options.prior_draws == 0 && players.size() > 1) {
-    if (absl::Status s = CheckFiniteMaximum(players, rated); !s.ok()) {
+  if (options.prior_draws == 0 && players.size() > held.size()) {
+    if (absl::Status s = CheckFiniteMaximum(players, held.size(), rated);
+        !s.ok()) {
       return s;
     }
   }
   std::vector<Rating> rows(players.size());
   const std::vector<PairTally> pairs =
       TallyPairs(players, rated, options.prior_draws, rows);
-  std::vector<double> elo, error;
-  if (absl::Status s =
-          FitElo(pairs, static_cast<int>(players.size()), elo, error);
+  std::vector<double> error;
+  if (absl::Status s = FitElo(pairs, static_cast<int>(players.size()),
+                              static_cast<int>(held.size()), elo, error);
       !s.ok()) {
     return s;
   }
   for (size_t k = 0; k < players.size(); ++k) {
-    rows[k].generation = players[k];
-    rows[k].elo = elo[k];
-    rows[k].elo_error = error[k];
+    Rating& row = rows[k];
+    row.generation = players[k].generation;
+    row.anchor = players[k].anchor;
+    row.fixed = k < held.size();
+    row.elo = elo[k];
+    row.elo_error = error[k];
+    if (row.anchor.empty()) {
+      table.ratings.push_back(row);
+    } else {
+      row.status = row.fixed ? "fixed" : "fitted";
+      table.anchors.push_back(row);
+    }
   }
-  std::sort(rows.begin(), rows.end(), [](const Rating& x, const Rating& y) {
-    return x.generation < y.generation;
-  });
-  table.ratings = std::move(rows);
+  std::sort(table.ratings.begin(), table.ratings.end(),
+            [](const Rating& x, const Rating& y) {
+              return x.generation < y.generation;
+            });
+  std::stable_sort(table.anchors.begin(), table.anchors.end(),
+                   [&](const Rating& x, const Rating& y) {
+                     return AnchorOrder(options, x.anchor) <
+                            AnchorOrder(options, y.anchor);
+                   });
+  for (const Player& p : unrated) {
+    if (p.anchor.empty()) {
+      table.unrated.push_back(p.generation);
+    } else {
+      table.unrated_anchors.push_back(p.anchor);
+    }
+  }
   return table;
 }
 
@@ -334,19 +458,30 @@ std::string RatingsText(const RatingTable& table) {
     const std::string error = r.generation == table.anchor_generation
                                   ? std::string("anchor")
                                   : absl::StrFormat("%.0f", r.elo_error);
-    const std::string score =
-        r.games > 0 ? absl::StrFormat("%.1f%%", 100 * r.points / r.games) : "-";
     const std::string hours =
         r.created_unix_ms > 0 && first > 0
             ? absl::StrFormat("%.2f", (r.created_unix_ms - first) / 3.6e6)
             : "-";
     absl::StrAppendFormat(&text, "%5d %+8.0f %7s %6d %6s %8d %7s  %s\n",
-                          r.generation, r.elo, error, r.games, score,
+                          r.generation, r.elo, error, r.games, Score(r),
                           r.training_step, hours, r.status);
   }
   if (!table.unrated.empty()) {
     absl::StrAppend(&text, "unrated: ", absl::StrJoin(table.unrated, ", "),
                     "\n");
+  }
+  if (table.anchors.empty() && table.unrated_anchors.empty()) return text;
+  absl::StrAppendFormat(&text, "%-16s %8s %7s %6s %6s\n", "anchor", "elo",
+                        "±95%", "games", "score");
+  for (const Rating& r : table.anchors) {
+    const std::string error =
+        r.fixed ? std::string("fixed") : absl::StrFormat("%.0f", r.elo_error);
+    absl::StrAppendFormat(&text, "%-16s %+8.0f %7s %6d %6s\n", r.anchor, r.elo,
+                          error, r.games, Score(r));
+  }
+  if (!table.unrated_anchors.empty()) {
+    absl::StrAppend(&text, "unrated anchors: ",
+                    absl::StrJoin(table.unrated_anchors, ", "), "\n");
   }
   return text;
 }
@@ -354,19 +489,27 @@ std::string RatingsText(const RatingTable& table) {
 std::string RatingsCsv(const RatingTable& table) {
   std::string csv =
       "generation,elo,elo_error,games,points,training_step,created_unix_ms,"
-      "status\n";
+      "status,anchor\n";
   for (const Rating& r : table.ratings) {
-    absl::StrAppendFormat(&csv, "%d,%.3f,%.3f,%d,%.1f,%d,%d,%s\n", r.generation,
-                          r.elo, r.elo_error, r.games, r.points,
+    absl::StrAppendFormat(&csv, "%d,%.3f,%.3f,%d,%.1f,%d,%d,%s,\n",
+                          r.generation, r.elo, r.elo_error, r.games, r.points,
                           r.training_step, r.created_unix_ms,
                           CsvField(r.status));
+  }
+  for (const Rating& r : table.anchors) {
+    absl::StrAppendFormat(&csv, ",%.3f,%.3f,%d,%.1f,,,%s,%s\n", r.elo,
+                          r.elo_error, r.games, r.points, CsvField(r.status),
+                          CsvField(r.anchor));
   }
   return csv;
 }
 
 std::string RatingsJson(const RatingTable& table) {
   nlohmann::ordered_json json;
-  json["anchor_generation"] = table.anchor_generation;
+  json["anchor_generation"] = nullptr;
+  if (table.anchor_generation >= 0) {
+    json["anchor_generation"] = table.anchor_generation;
+  }
   json["ratings"] = nlohmann::ordered_json::array();
   for (const Rating& r : table.ratings) {
     json["ratings"].push_back({{"generation", r.generation},
@@ -378,7 +521,17 @@ std::string RatingsJson(const RatingTable& table) {
                                {"created_unix_ms", r.created_unix_ms},
                                {"status", r.status}});
   }
+  json["anchors"] = nlohmann::ordered_json::array();
+  for (const Rating& r : table.anchors) {
+    json["anchors"].push_back({{"name", r.anchor},
+                               {"elo", r.elo},
+                               {"elo_error", r.elo_error},
+                               {"games", r.games},
+                               {"points", r.points},
+                               {"fixed", r.fixed}});
+  }
   json["unrated"] = table.unrated;
+  json["unrated_anchors"] = table.unrated_anchors;
   return json.dump(2) + "\n";
 }
 

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "arena/anchors.h"
 #include "base/file_util.h"
 #include "base/logging.h"
 #include "config/config.h"
@@ -159,6 +160,7 @@ absl::Status RunTrainerProcess(const pb::RunConfig& config,
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
       MakeServerCredentials(options.tls);
   if (!credentials.ok()) return credentials.status();
+  if (absl::Status s = CheckAnchorFiles(config.arena()); !s.ok()) return s;
   absl::StatusOr<Stores> stores = OpenStores(options.run_dir);
   if (!stores.ok()) return stores.status();
   RENJU_LOG(INFO) << "config:\n" << RunConfigText(config);

@@ -3,8 +3,9 @@
 //   TrainerService (gRPC)   uploads, model downloads, status, health
 //   TrainingLoop (thread)   replay window -> training -> generations
 //   Publisher               registers each generation, plays the rating /
-//                           gating match against the best, updates the
-//                           ratings table and redraws the plots
+//                           gating match against the best and the anchor
+//                           matches, updates the ratings table and redraws
+//                           the plots
 // Stops on SIGTERM/SIGINT, saving the training state; a restart with the
 // same run folder resumes exactly where it stopped.
 #ifndef RENJU_TRAINER_TRAINER_PROCESS_H_

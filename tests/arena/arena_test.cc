@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "absl/strings/str_format.h"
+#include "arena/anchors.h"
 #include "arena/gating.h"
 #include "base/file_util.h"
 #include "config/config.h"
@@ -495,6 +496,159 @@ TEST(GatingTest, GatingMatchPlaysAndWritesItsSummary) {
   absl::StatusOr<GateResult> missing =
       RunGatingMatch(config, "/no/such/file.ckpt", "", options);
   EXPECT_FALSE(missing.ok());
+}
+
+Game GameOf(const std::string& moves) {
+  absl::StatusOr<std::vector<Move>> parsed =
+      ParseMoveList(moves, kRenjuBoardSize);
+  EXPECT_TRUE(parsed.ok()) << parsed.status();
+  absl::StatusOr<Game> game =
+      Game::FromMoves(Variant::kRenju, kRenjuBoardSize, *parsed);
+  EXPECT_TRUE(game.ok()) << game.status();
+  return *game;
+}
+
+// The tactical brain's move in `moves`, played.
+Game TacticalReply(const std::string& moves, uint64_t seed) {
+  TacticalPlayer tactical;
+  Game game = GameOf(moves);
+  absl::StatusOr<std::unique_ptr<GamePlayer>> player =
+      tactical.NewGame(Game(), seed);
+  EXPECT_TRUE(player.ok()) << player.status();
+  absl::StatusOr<PlayerMove> answer = (*player)->Play(game, nullptr);
+  EXPECT_TRUE(answer.ok()) << answer.status();
+  EXPECT_EQ(answer->fault, EngineFault::kNone);
+  EXPECT_TRUE(game.Play(answer->move).ok()) << moves;
+  return game;
+}
+
+TEST(TacticalPlayerTest, WinsInOneBeforeBlocking) {
+  // Both sides have an open four; black, to move, makes its five.
+  for (uint64_t seed : {1, 2, 3}) {
+    const Game game = TacticalReply("h8 h10 i8 i10 j8 j10 k8 k10", seed);
+    EXPECT_EQ(game.result(), GameResult::kBlackWin) << seed;
+    EXPECT_EQ(game.end_reason(), EndReason::kFive);
+  }
+  // Black has only a three: it blocks white's four at g8 or l8.
+  for (uint64_t seed : {1, 2, 3}) {
+    const Game game = TacticalReply("h10 h8 i10 i8 j10 j8 a1 k8", seed);
+    EXPECT_FALSE(game.over());
+    const std::string last = PointName(game.moves().back().point());
+    EXPECT_TRUE(last == "g8" || last == "l8") << last;
+  }
+}
+
+TEST(TacticalPlayerTest, PlaysLegalMovesAndBeatsTheRandomMover) {
+  TacticalPlayer tactical;
+  RandomPlayer random;
+  ArenaOptions options = SmallOptions(40);
+  options.openings = CanonicalArenaOpenings(11);
+  options.concurrent_games = 4;
+  GameLog log;
+  absl::StatusOr<ArenaSummary> summary =
+      RunArenaMatch(options, tactical, random, log.Callbacks(), nullptr);
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(summary->games, 40);
+  EXPECT_GE(summary->a_black.wins + summary->a_white.wins, 38)
+      << ArenaReport(*summary);
+  for (const auto& [index, game] : log.games) {
+    // Black's forbidden point ends the game; never the tactical player's.
+    EXPECT_FALSE(game.a_is_black &&
+                 game.record.end_reason() == pb::FORBIDDEN_MOVE)
+        << "game " << index;
+  }
+}
+
+// A config with one anchor of each kind; the model anchor is the trained
+// 4x32 tiny network, whose shape differs from TinyConfig's 1x16.
+pb::RunConfig AnchorConfig(const std::string& model_path) {
+  pb::RunConfig config = TinyConfig();
+  pb::ArenaConfig& arena = *config.mutable_arena();
+  arena.set_anchor_games(4);
+  pb::AnchorPlayer* tactical = arena.add_anchors();
+  tactical->set_name("tactical");
+  tactical->mutable_tactical();
+  tactical->set_elo(0);
+  pb::AnchorPlayer* model = arena.add_anchors();
+  model->set_name("tiny-gen3@8");
+  model->mutable_model()->set_path(model_path);
+  model->mutable_model()->set_visits(8);
+  pb::AnchorPlayer* engine = arena.add_anchors();
+  engine->set_name("legal");
+  engine->mutable_engine()->set_command(EnginePath("legal_engine.sh"));
+  EXPECT_TRUE(ValidateRunConfig(config).ok()) << ValidateRunConfig(config);
+  return config;
+}
+
+const std::string kTinyGen3 =
+    std::string(RENJU_SOURCE_DIR) + "/tests/data/tiny-gen3.model";
+
+TEST(AnchorsTest, PlayersComeFromTheConfig) {
+  const pb::RunConfig config = AnchorConfig(kTinyGen3);
+  EXPECT_TRUE(CheckAnchorFiles(config.arena()).ok());
+  for (int i = 0; i < 3; ++i) {
+    absl::StatusOr<std::unique_ptr<ArenaPlayer>> player =
+        MakeAnchorPlayer(config, i, /*seed=*/1);
+    ASSERT_TRUE(player.ok()) << player.status();
+    EXPECT_EQ((*player)->name(), config.arena().anchors(i).name());
+  }
+  EXPECT_TRUE(AnchorsDue(config.arena(), 0));
+  EXPECT_TRUE(AnchorsDue(config.arena(), 7));
+  pb::ArenaConfig every_third = config.arena();
+  every_third.set_anchor_every_generations(3);
+  EXPECT_TRUE(AnchorsDue(every_third, 6));
+  EXPECT_FALSE(AnchorsDue(every_third, 7));
+  EXPECT_FALSE(AnchorsDue(pb::ArenaConfig(), 0));
+}
+
+TEST(AnchorsTest, MissingOrMisfitCheckpointsNameTheField) {
+  const pb::RunConfig config = AnchorConfig("no/such.model");
+  absl::Status missing = CheckAnchorFiles(config.arena());
+  EXPECT_EQ(missing.code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(missing.message().find("arena.anchors[1].model.path: no "
+                                   "checkpoint file 'no/such.model' (relative "
+                                   "to the working directory "),
+            std::string::npos)
+      << missing;
+  absl::StatusOr<std::unique_ptr<ArenaPlayer>> player =
+      MakeAnchorPlayer(config, 1, 1);
+  ASSERT_FALSE(player.ok());
+  EXPECT_NE(player.status().message().find("arena.anchors[1].model.path"),
+            std::string::npos)
+      << player.status();
+
+  pb::RunConfig small = AnchorConfig(kTinyGen3);
+  small.set_variant("freestyle");
+  small.set_board_size(9);
+  player = MakeAnchorPlayer(small, 1, 1);
+  ASSERT_FALSE(player.ok());
+  EXPECT_NE(player.status().message().find(
+                "is a network for 15 x 15 boards; the run plays 9 x 9"),
+            std::string::npos)
+      << player.status();
+}
+
+TEST(AnchorsTest, AnchorMatchPlaysEveryGameAndSavesThem) {
+  const pb::RunConfig config = AnchorConfig(kTinyGen3);
+  absl::StatusOr<std::unique_ptr<ModelPlayer>> fresh =
+      MakeCheckpointPlayer(config, "", /*seed=*/2);
+  ASSERT_TRUE(fresh.ok()) << fresh.status();
+  for (int i = 0; i < 2; ++i) {
+    absl::StatusOr<std::unique_ptr<ArenaPlayer>> anchor =
+        MakeAnchorPlayer(config, i, 3);
+    ASSERT_TRUE(anchor.ok()) << anchor.status();
+    CheckpointMatchOptions options;
+    options.out_dir = TempDir("anchor" + std::to_string(i)).string();
+    options.seed = 5;
+    absl::StatusOr<ArenaSummary> summary =
+        RunAnchorMatch(config, **fresh, **anchor, options);
+    ASSERT_TRUE(summary.ok()) << summary.status();
+    EXPECT_EQ(summary->games, 4);  // arena.anchor_games, not arena.games
+    EXPECT_FALSE(summary->sprt.has_value());
+    EXPECT_EQ(summary->player_b, config.arena().anchors(i).name());
+    EXPECT_TRUE(fs::exists(options.out_dir + "/summary.json"));
+    EXPECT_TRUE(fs::exists(options.out_dir + "/game-00003.psq"));
+  }
 }
 
 }  // namespace

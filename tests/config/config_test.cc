@@ -3,7 +3,9 @@
 #include "config/config.h"
 
 #include <filesystem>
+#include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 
 namespace renju {
@@ -179,6 +181,58 @@ TEST(ConfigTest, AuxHeadsAndWeightAverageAreOffByDefault) {
     EXPECT_EQ(std::string(config.status().message()),
               std::string("config b: ") + message);
   }
+}
+
+TEST(ConfigTest, AnchorsAreCheckedByFieldPath) {
+  // Each case: the arena block and the error it must give.
+  const std::pair<const char*, const char*> cases[] = {
+      {"anchors { name: \"t\" }",
+       "arena.anchors[0]: set one of tactical, model or engine"},
+      {"anchors { name: \"t\" tactical {} }",
+       "arena.anchors: no anchor has a fixed elo: give at least one an elo "
+       "so the ratings have a scale"},
+      {"anchors { name: \"t\" tactical {} elo: 0 } "
+       "anchors { name: \"t\" tactical {} }",
+       "arena.anchors[1].name: 't' is used twice"},
+      {"anchors { name: \"a/b\" tactical {} elo: 0 }",
+       "arena.anchors[0].name: 'a/b' must be 1..64 letters, digits or "
+       "._@+-"},
+      {"anchors { tactical {} elo: 0 }",
+       "arena.anchors[0].name: '' must be 1..64 letters, digits or ._@+-"},
+      {"anchors { name: \"m\" model { visits: 8 } elo: 0 }",
+       "arena.anchors[0].model.path: must name a checkpoint"},
+      {"anchors { name: \"m\" model { path: \"x\" visits: 0 } elo: 0 }",
+       "arena.anchors[0].model.visits = 0 is outside 1..10000000"},
+      {"anchors { name: \"e\" engine { command: \" \" } elo: 0 }",
+       "arena.anchors[0].engine.command: must be a command line"},
+      {"anchors { name: \"e\" engine { command: \"x\" turn_time_ms: -1 } "
+       "elo: 0 }",
+       "arena.anchors[0].engine.turn_time_ms = -1 is outside 0..3600000"},
+      {"anchors { name: \"t\" tactical {} elo: 200000 }",
+       "arena.anchors[0].elo = 200000 is outside -100000..100000"},
+      {"anchor_games: 7",
+       "arena.anchor_games: 7 is odd: each opening is played twice"},
+      {"anchor_every_generations: 0",
+       "arena.anchor_every_generations = 0 is outside 1..100000"},
+  };
+  for (const auto& [arena, error] : cases) {
+    auto config =
+        ParseRunConfig(absl::StrCat("arena { ", arena, " }"), "anchors");
+    EXPECT_EQ(std::string(config.status().message()),
+              absl::StrCat("config anchors: ", error))
+        << arena;
+  }
+  auto config = ParseRunConfig(
+      "arena { anchors { name: \"tactical\" tactical {} elo: 0 } "
+      "anchors { name: \"tiny-gen3@32\" model { path: \"m.model\" visits: "
+      "32 } } anchors { name: \"pbrain\" engine { command: \"pbrain-x -v\" "
+      "} elo: 1500 } }",
+      "good");
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->arena().anchor_games(), 20);
+  EXPECT_EQ(config->arena().anchor_every_generations(), 1);
+  EXPECT_FALSE(config->arena().anchors(1).has_elo());
+  EXPECT_EQ(config->arena().anchors(2).engine().turn_time_ms(), 1000);
 }
 
 TEST(ConfigTest, MissingFileIsAClearError) {

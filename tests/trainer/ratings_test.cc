@@ -6,13 +6,17 @@
 
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "base/file_util.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "trainer/match_store.h"
 #include "trainer/plots.h"
+#include "trainer/sqlite_db.h"
 
 namespace renju {
 namespace {
@@ -48,7 +52,7 @@ const Rating& Of(const RatingTable& table, int64_t generation) {
   return table.ratings.front();
 }
 
-constexpr RatingOptions kPlainMle{0, 0.0};
+const RatingOptions kPlainMle{0, 0.0, {}};
 
 TEST(RatingsTest, TwoGenerationsGetTheEloOfTheirScore) {
   // 30 of 40 points: 0.75 -> +190.85 Elo, whichever way round it is stored.
@@ -124,7 +128,7 @@ TEST(RatingsTest, PriorDrawsKeepOneSidedResultsFinite) {
   ASSERT_FALSE(table.ok());
   EXPECT_NE(table.status().message().find("generations 2"), std::string::npos)
       << table.status();
-  EXPECT_FALSE(ComputeRatings({}, RatingOptions{0, -1}).ok());
+  EXPECT_FALSE(ComputeRatings({}, RatingOptions{0, -1, {}}).ok());
 }
 
 TEST(RatingsTest, GenerationsNotConnectedToTheAnchorAreUnrated) {
@@ -137,6 +141,164 @@ TEST(RatingsTest, GenerationsNotConnectedToTheAnchorAreUnrated) {
   ASSERT_TRUE(table.ok()) << table.status();
   ASSERT_EQ(table->ratings.size(), 1u);
   EXPECT_EQ(table->ratings[0].generation, 0);
+}
+
+MatchResult AnchorMatch(int64_t generation, const std::string& anchor,
+                        int64_t wins, int64_t draws, int64_t losses) {
+  MatchResult m = Match(generation, -1, wins, draws, losses);
+  m.anchor_b = anchor;
+  return m;
+}
+
+const Rating& OfAnchor(const RatingTable& table, const std::string& name) {
+  for (const Rating& r : table.anchors) {
+    if (r.anchor == name) return r;
+  }
+  ADD_FAILURE() << "no rating for anchor " << name;
+  return table.anchors.front();
+}
+
+// Plain maximum likelihood with the given anchors.
+RatingOptions WithAnchors(std::vector<RatingAnchor> anchors,
+                          double prior_draws = 0.0) {
+  RatingOptions options;
+  options.prior_draws = prior_draws;
+  options.anchors = std::move(anchors);
+  return options;
+}
+
+TEST(RatingsAnchorTest, EvenScoreAgainstAFixedAnchorIsItsElo) {
+  // 50% against an anchor at 1234 Elo is 1234, with or without the prior.
+  for (double prior : {0.0, 1.0}) {
+    absl::StatusOr<RatingTable> table =
+        ComputeRatings({AnchorMatch(3, "tactical", 15, 10, 15)},
+                       WithAnchors({{"tactical", 1234.0}}, prior));
+    ASSERT_TRUE(table.ok()) << table.status();
+    EXPECT_EQ(table->anchor_generation, -1);
+    ASSERT_EQ(table->ratings.size(), 1u);
+    EXPECT_NEAR(Of(*table, 3).elo, 1234.0, 1e-6);
+    EXPECT_NEAR(Of(*table, 3).elo_error, Error95(40 + prior, 0.5), 1e-6);
+    ASSERT_EQ(table->anchors.size(), 1u);
+    const Rating& anchor = OfAnchor(*table, "tactical");
+    EXPECT_TRUE(anchor.fixed);
+    EXPECT_EQ(anchor.elo, 1234.0);
+    EXPECT_EQ(anchor.elo_error, 0.0);
+    EXPECT_EQ(anchor.games, 40);
+    EXPECT_DOUBLE_EQ(anchor.points, 20.0);
+  }
+}
+
+TEST(RatingsAnchorTest, GenerationZeroIsNotSpecialWithAnchors) {
+  // Generation 0 scores 25% against the anchor at 0; generation 1 scores
+  // 75% against generation 0: -190.85 and 0.
+  const std::vector<MatchResult> matches = {
+      AnchorMatch(0, "tactical", 10, 0, 30), Match(1, 0, 30, 0, 10)};
+  absl::StatusOr<RatingTable> table =
+      ComputeRatings(matches, WithAnchors({{"tactical", 0.0}}));
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_NEAR(Of(*table, 0).elo, -Elo(0.75), 1e-6);
+  EXPECT_NEAR(Of(*table, 0).elo_error, Error95(40, 0.75), 1e-6);
+  EXPECT_NEAR(Of(*table, 1).elo, 0.0, 1e-6);
+  // Without anchors the same matches are rated from generation 0 = 0, and
+  // the anchor of those matches is fitted like a generation.
+  table = ComputeRatings(matches, kPlainMle);
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_EQ(table->anchor_generation, 0);
+  EXPECT_EQ(Of(*table, 0).elo, 0.0);
+  EXPECT_NEAR(Of(*table, 1).elo, Elo(0.75), 1e-6);
+  EXPECT_NEAR(OfAnchor(*table, "tactical").elo, Elo(0.75), 1e-6);
+  EXPECT_FALSE(OfAnchor(*table, "tactical").fixed);
+}
+
+TEST(RatingsAnchorTest, FittedAnchorsTakeTheirPlaceOnTheScale) {
+  // Generations 1 and 2 score 75% and 90% against the tactical anchor at
+  // 100; both score 50% against a checkpoint anchor without an elo, which
+  // lands between them with an interval of its own.
+  const std::vector<MatchResult> matches = {
+      AnchorMatch(1, "tactical", 30, 0, 10),
+      AnchorMatch(1, "gen3@32", 20, 0, 20),
+      AnchorMatch(2, "tactical", 36, 0, 4),
+      AnchorMatch(2, "gen3@32", 20, 0, 20)};
+  absl::StatusOr<RatingTable> table = ComputeRatings(
+      matches, WithAnchors({{"tactical", 100.0}, {"gen3@32", std::nullopt}}));
+  ASSERT_TRUE(table.ok()) << table.status();
+  ASSERT_EQ(table->anchors.size(), 2u);
+  EXPECT_EQ(table->anchors[0].anchor, "tactical");
+  EXPECT_EQ(table->anchors[1].anchor, "gen3@32");
+  const Rating& fitted = OfAnchor(*table, "gen3@32");
+  EXPECT_FALSE(fitted.fixed);
+  EXPECT_EQ(fitted.games, 80);
+  EXPECT_GT(fitted.elo, Of(*table, 1).elo);
+  EXPECT_LT(fitted.elo, Of(*table, 2).elo);
+  EXPECT_GT(fitted.elo_error, 0.0);
+  EXPECT_GT(Of(*table, 1).elo, 100 + Elo(0.75) - 1);
+  // Its Elo is the one at which it scores exactly its points.
+  const double expected =
+      40 / (1 + std::pow(10, (Of(*table, 1).elo - fitted.elo) / 400)) +
+      40 / (1 + std::pow(10, (Of(*table, 2).elo - fitted.elo) / 400));
+  EXPECT_NEAR(expected, fitted.points, 1e-6);
+}
+
+TEST(RatingsAnchorTest, UnconnectedPlayersAndMissingScalesAreReported) {
+  // A fixed anchor that never played is still on the table; a fitted one
+  // that never played, and generations that met only each other, are not.
+  absl::StatusOr<RatingTable> table = ComputeRatings(
+      {Match(2, 1, 5, 0, 5)},
+      WithAnchors({{"tactical", 0.0}, {"fitted", std::nullopt}}, 1.0));
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_TRUE(table->ratings.empty());
+  EXPECT_EQ(table->unrated, (std::vector<int64_t>{1, 2}));
+  ASSERT_EQ(table->anchors.size(), 1u);
+  EXPECT_EQ(table->anchors[0].games, 0);
+  EXPECT_EQ(table->unrated_anchors, (std::vector<std::string>{"fitted"}));
+  const std::string text = RatingsText(*table);
+  EXPECT_NE(text.find("unrated anchors: fitted"), std::string::npos) << text;
+
+  absl::StatusOr<RatingTable> no_scale = ComputeRatings(
+      {AnchorMatch(1, "fitted", 5, 0, 5)}, WithAnchors({{"fitted", {}}}));
+  ASSERT_FALSE(no_scale.ok());
+  EXPECT_NE(no_scale.status().message().find("no anchor has a fixed elo"),
+            std::string::npos)
+      << no_scale.status();
+  // Plain maximum likelihood names the one-sided anchor too.
+  no_scale = ComputeRatings(
+      {AnchorMatch(1, "tactical", 5, 0, 5), AnchorMatch(1, "fitted", 10, 0, 0)},
+      WithAnchors({{"tactical", 0.0}}));
+  ASSERT_FALSE(no_scale.ok());
+  EXPECT_NE(no_scale.status().message().find("anchors fitted only won"),
+            std::string::npos)
+      << no_scale.status();
+}
+
+TEST(RatingsAnchorTest, ExportsCarryTheAnchors) {
+  absl::StatusOr<RatingTable> table = ComputeRatings(
+      {AnchorMatch(0, "tactical", 10, 0, 30), Match(1, 0, 30, 0, 10),
+       AnchorMatch(1, "gen3", 20, 0, 20)},
+      WithAnchors({{"tactical", 0.0}, {"gen3", std::nullopt}}));
+  ASSERT_TRUE(table.ok()) << table.status();
+  // Errors of a chain add in quadrature: gen 1 is two 40-game links from
+  // the anchor (sqrt(2) x 124.326), gen3 one more at 50%.
+  const std::string csv = RatingsCsv(*table);
+  EXPECT_EQ(csv,
+            "generation,elo,elo_error,games,points,training_step,"
+            "created_unix_ms,status,anchor\n"
+            "0,-190.849,124.326,80,20.0,0,0,,\n"
+            "1,-0.000,175.823,80,50.0,0,0,,\n"
+            ",0.000,0.000,40,30.0,,,fixed,tactical\n"
+            ",-0.000,206.171,40,20.0,,,fitted,gen3\n")
+      << csv;
+  const nlohmann::json json = nlohmann::json::parse(RatingsJson(*table));
+  EXPECT_TRUE(json["anchor_generation"].is_null());
+  ASSERT_EQ(json["anchors"].size(), 2u);
+  EXPECT_EQ(json["anchors"][0]["name"], "tactical");
+  EXPECT_EQ(json["anchors"][0]["fixed"], true);
+  EXPECT_EQ(json["anchors"][1]["fixed"], false);
+  EXPECT_EQ(json["ratings"].size(), 2u);
+  const std::string text = RatingsText(*table);
+  EXPECT_NE(text.find("tactical               +0   fixed     40  75.0%"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("    0     -191     124"), std::string::npos) << text;
 }
 
 class RatingsStoreTest : public ::testing::Test {
@@ -206,6 +368,70 @@ TEST_F(RatingsStoreTest, MatchesSurviveReopening) {
   EXPECT_NE(m.summary_json.find("\"a_as_white\""), std::string::npos);
 }
 
+TEST_F(RatingsStoreTest, AnchorMatchesAreStoredByName) {
+  auto matches = MatchStore::Open(db_);
+  ASSERT_TRUE(matches.ok()) << matches.status();
+  ASSERT_TRUE((*matches)->AddMatch(Match(1, 0, 3, 0, 1)).ok());
+  ASSERT_TRUE((*matches)->AddMatch(AnchorMatch(1, "tactical", 2, 1, 1)).ok());
+  MatchResult bad = AnchorMatch(1, "tactical", 1, 0, 0);
+  bad.generation_b = 0;
+  EXPECT_FALSE((*matches)->AddMatch(bad).ok());
+  absl::StatusOr<std::vector<MatchResult>> all = (*matches)->Matches();
+  ASSERT_TRUE(all.ok()) << all.status();
+  ASSERT_EQ(all->size(), 2u);
+  EXPECT_EQ((*all)[0].anchor_b, "");
+  EXPECT_EQ((*all)[0].generation_b, 0);
+  EXPECT_EQ((*all)[1].anchor_b, "tactical");
+  EXPECT_EQ((*all)[1].generation_b, -1);
+  EXPECT_EQ((*all)[1].draws, 1);
+}
+
+// The matches table as runs before anchors created it, with two rows.
+constexpr char kOldMatchTable[] = R"sql(
+  CREATE TABLE matches (
+    id INTEGER PRIMARY KEY,
+    generation_a INTEGER NOT NULL, generation_b INTEGER NOT NULL,
+    wins INTEGER NOT NULL, draws INTEGER NOT NULL, losses INTEGER NOT NULL,
+    pair0 INTEGER NOT NULL, pair1 INTEGER NOT NULL, pair2 INTEGER NOT NULL,
+    pair3 INTEGER NOT NULL, pair4 INTEGER NOT NULL,
+    elo REAL NOT NULL, elo_error REAL NOT NULL, decision TEXT NOT NULL,
+    summary TEXT NOT NULL, finished_unix_ms INTEGER NOT NULL);
+  INSERT INTO matches VALUES
+    (1, 1, 0, 30, 0, 10, 0, 0, 0, 0, 0, 190.8, 124.3, '', '{}', 111),
+    (2, 2, 1, 30, 0, 10, 0, 0, 0, 0, 0, 190.8, 124.3, 'H1', '{}', 222);
+)sql";
+
+// A run folder from before anchors: its `matches` table has no anchor_b
+// column. Opening it adds the column and keeps every row.
+TEST_F(RatingsStoreTest, OldMatchTableIsMigratedWithItsRows) {
+  {
+    auto db = SqliteDb::Open(db_);
+    ASSERT_TRUE(db.ok()) << db.status();
+    ASSERT_TRUE((*db)->Execute(kOldMatchTable).ok());
+  }
+  for (int open = 0; open < 2; ++open) {  // the second open finds it done
+    auto matches = MatchStore::Open(db_);
+    ASSERT_TRUE(matches.ok()) << matches.status();
+    absl::StatusOr<std::vector<MatchResult>> all = (*matches)->Matches();
+    ASSERT_TRUE(all.ok()) << all.status();
+    ASSERT_EQ(all->size(), 2u + open);
+    EXPECT_EQ((*all)[0].generation_a, 1);
+    EXPECT_EQ((*all)[0].anchor_b, "");
+    EXPECT_EQ((*all)[1].decision, "H1");
+    EXPECT_EQ((*all)[1].finished_unix_ms, 222);
+    if (open == 0) {
+      ASSERT_TRUE(
+          (*matches)->AddMatch(AnchorMatch(2, "tactical", 1, 0, 1)).ok());
+    } else {
+      EXPECT_EQ((*all)[2].anchor_b, "tactical");
+      EXPECT_EQ((*all)[2].id, 3);
+    }
+    absl::StatusOr<RatingTable> table = ComputeRatings(*all, kPlainMle);
+    ASSERT_TRUE(table.ok()) << table.status();
+    EXPECT_NEAR(Of(*table, 2).elo, 2 * Elo(0.75), 1e-6);
+  }
+}
+
 TEST_F(RatingsStoreTest, UpdateRatingsStoresEloAndWritesExports) {
   auto store = GameStore::Open(db_);
   ASSERT_TRUE(store.ok()) << store.status();
@@ -226,7 +452,7 @@ TEST_F(RatingsStoreTest, UpdateRatingsStoresEloAndWritesExports) {
   ASSERT_TRUE(csv.ok());
   EXPECT_EQ(csv->substr(0, csv->find('\n')),
             "generation,elo,elo_error,games,points,training_step,"
-            "created_unix_ms,status");
+            "created_unix_ms,status,anchor");
   EXPECT_NE(csv->find("\n1,190.849,"), std::string::npos) << *csv;
 
   absl::StatusOr<std::string> text = ReadFile((dir_ / "ratings.json").string());
@@ -282,6 +508,39 @@ TEST_F(RatingsStoreTest, PlotsArePngsDrawnByGnuplot) {
   pngs = WritePlots((dir_ / "bare").string(), bare, "");
   ASSERT_TRUE(pngs.ok()) << pngs.status();
   ASSERT_EQ(pngs->size(), 1u);
+  EXPECT_TRUE(IsPng((*pngs)[0]));
+}
+
+TEST_F(RatingsStoreTest, PlotsDrawTheAnchorsAsLabelledLines) {
+  absl::StatusOr<RatingTable> table = ComputeRatings(
+      {AnchorMatch(0, "tactical", 10, 0, 30), Match(1, 0, 30, 0, 10),
+       AnchorMatch(1, "tiny-gen3@32", 20, 0, 20)},
+      WithAnchors({{"tactical", 0.0}, {"tiny-gen3@32", std::nullopt}}, 1.0));
+  ASSERT_TRUE(table.ok()) << table.status();
+  absl::StatusOr<std::vector<std::string>> pngs =
+      WritePlots(dir_.string(), *table, "");
+  ASSERT_TRUE(pngs.ok()) << pngs.status();
+  ASSERT_EQ(pngs->size(), 1u);
+  EXPECT_TRUE(IsPng((*pngs)[0]));
+  absl::StatusOr<std::string> script =
+      ReadFile((dir_ / "plot_data" / "plots.gp").string());
+  ASSERT_TRUE(script.ok());
+  EXPECT_NE(script->find("on the anchors'' scale"), std::string::npos)
+      << *script;
+  EXPECT_NE(script->find("set label 'tactical' at graph 0.01, first 0.000"),
+            std::string::npos)
+      << *script;
+  EXPECT_NE(script->find("title 'tactical +0 (fixed)' noenhanced"),
+            std::string::npos)
+      << *script;
+  EXPECT_NE(script->find("set label 'tiny-gen3@32'"), std::string::npos)
+      << *script;
+
+  // Anchors alone, before any generation is rated, still draw.
+  RatingTable anchors_only = *table;
+  anchors_only.ratings.clear();
+  pngs = WritePlots((dir_ / "anchors_only").string(), anchors_only, "");
+  ASSERT_TRUE(pngs.ok()) << pngs.status();
   EXPECT_TRUE(IsPng((*pngs)[0]));
 }
 

@@ -1,0 +1,120 @@
+// `renju arena` with the tactical brain as a player, and rating a player
+// against the anchors of a config (--anchors-from).
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "tests/tools/run_command.h"
+
+namespace renju {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::RunRenju;
+
+class ArenaCommandTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("renju_arena_cmd_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // A config file in the test's folder.
+  std::string Config(const std::string& name, const std::string& text) {
+    const fs::path path = dir_ / name;
+    std::ofstream(path) << text;
+    return path.string();
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(ArenaCommandTest, TacticalIsAPlayer) {
+  const testing::CommandResult r = RunRenju(
+      "arena --config " RENJU_SOURCE_DIR
+      "/tests/data/e2e.textproto --a tactical --b random --games 4 --out '' "
+      "2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("A: tactical\nB: random\n"), std::string::npos) << r.out;
+}
+
+TEST_F(ArenaCommandTest, RatesAPlayerOnTheAnchorsScale) {
+  const std::string anchors = Config("anchors.textproto", R"pb(
+    arena {
+      concurrent_games: 2
+      anchors {
+        name: "tactical"
+        tactical {}
+        elo: 100
+      }
+      anchors {
+        name: "fitted"
+        tactical {}
+      }
+      anchor_games: 4
+    }
+  )pb");
+  const testing::CommandResult r =
+      RunRenju("arena --config " RENJU_SOURCE_DIR
+               "/tests/data/e2e.textproto "
+               "--a tactical --anchors-from " +
+               anchors + " --out " + (dir_ / "out").string() + " 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("vs tactical (elo +100): games 4/4 | A "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("skipping anchor fitted: without a fixed elo"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("tactical: elo "), std::string::npos) << r.out;
+  EXPECT_NE(
+      r.out.find(" (95%) on the anchors' scale of " + anchors + ", 4 games"),
+      std::string::npos)
+      << r.out;
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "vs-tactical" / "summary.json"));
+  EXPECT_FALSE(fs::exists(dir_ / "out" / "vs-fitted"));
+}
+
+TEST_F(ArenaCommandTest, AnchorsFromErrors) {
+  const std::string none = Config("none.textproto", "name: \"none\"\n");
+  const std::string config =
+      "arena --config " RENJU_SOURCE_DIR "/tests/data/e2e.textproto ";
+  testing::CommandResult r =
+      RunRenju(config + "--a tactical --anchors-from " + none + " 2>&1");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("none.textproto has no arena.anchors"),
+            std::string::npos)
+      << r.out;
+
+  const std::string missing = Config("missing.textproto", R"pb(
+    arena {
+      anchors {
+        name: "gone"
+        model { path: "no/such.model" }
+        elo: 0
+      }
+    }
+  )pb");
+  r = RunRenju(config + "--a tactical --anchors-from " + missing + " 2>&1");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("arena.anchors[0].model.path: no checkpoint file "
+                       "'no/such.model'"),
+            std::string::npos)
+      << r.out;
+
+  r = RunRenju(config + "--a tactical --b random --anchors-from " + missing +
+               " 2>&1");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("give --a and either --b or --anchors-from"),
+            std::string::npos)
+      << r.out;
+}
+
+}  // namespace
+}  // namespace renju
