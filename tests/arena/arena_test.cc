@@ -262,6 +262,9 @@ TEST(ArenaTest, OptionsAreChecked) {
 struct FaultCase {
   std::vector<std::string> argv;  // the script, then its arguments
   EngineFault fault;
+  // Short only for the engine that must time out: the others answer at
+  // once, and a busy machine must not turn their fault into a timeout.
+  int64_t turn_time_ms = 60000;
 };
 
 class EngineFaultTest : public ::testing::TestWithParam<FaultCase> {};
@@ -270,7 +273,7 @@ TEST_P(EngineFaultTest, FaultyEngineLosesEveryGameAndTheMatchGoesOn) {
   GomocupClientOptions engine;
   engine.argv = GetParam().argv;
   engine.argv[0] = EnginePath(engine.argv[0]);
-  engine.turn_time_ms = 100;
+  engine.turn_time_ms = GetParam().turn_time_ms;
   engine.grace_ms = 100;
   // Bash scripts need no start-up allowance (the slow one would otherwise
   // sleep through it in every game); START may take what a busy machine
@@ -297,7 +300,7 @@ TEST_P(EngineFaultTest, FaultyEngineLosesEveryGameAndTheMatchGoesOn) {
 
 INSTANTIATE_TEST_SUITE_P(
     Engines, EngineFaultTest,
-    ::testing::Values(FaultCase{{"slow_engine.sh"}, EngineFault::kTimedOut},
+    ::testing::Values(FaultCase{{"slow_engine.sh"}, EngineFault::kTimedOut, 100},
                       FaultCase{{"garbage_engine.sh"}, EngineFault::kGarbage},
                       FaultCase{{"exit_engine.sh"}, EngineFault::kCrashed},
                       // Every opening holds the centre, Gomocup 7,7.
