@@ -12,9 +12,9 @@
 // carries a search target (NumTrainingPositions in game_record.h).
 //
 // Sampling replays the game's moves under the symmetry into a Game and
-// encodes it with EncodePosition, so the planes are exactly what inference
-// sees; the policy target is mapped by the same symmetry. Not thread-safe:
-// one owner (the training loop).
+// encodes it with EncodePosition in the run's encoding version, so the
+// planes are exactly what inference sees; the policy target is mapped by the
+// same symmetry. Not thread-safe: one owner (the training loop).
 #ifndef RENJU_TRAINER_REPLAY_WINDOW_H_
 #define RENJU_TRAINER_REPLAY_WINDOW_H_
 
@@ -44,8 +44,10 @@ int64_t WindowSize(int64_t total_positions, const WindowParams& params);
 // target [i * floats per position + j].
 struct TrainingBatch {
   int board_size = 0;
+  int encoding_version = 1;           // of the planes (encoding.h)
   int size = 0;                       // positions
-  std::vector<float> planes;          // size * EncodedSize(board_size)
+  // size * EncodedSize(board_size, encoding_version)
+  std::vector<float> planes;
   // The search's visit distribution over points y * S + x; all zero for a
   // position whose search was not a full one.
   std::vector<float> policy_target;   // size * S * S
@@ -55,14 +57,16 @@ struct TrainingBatch {
   // one-hot (a resignation is a win for the other side).
   std::vector<float> wdl_target;      // size * 3
 
-  // Sizes every vector for `n` positions of `board_size` and zeroes them.
-  void Reset(int n, int board_size);
+  // Sizes every vector for `n` positions of `board_size` encoded in
+  // `encoding_version` and zeroes them.
+  void Reset(int n, int board_size, int encoding_version);
 };
 
 class ReplayWindow {
  public:
   // Games of other board sizes are refused: the network serves one size.
-  ReplayWindow(int board_size, WindowParams params);
+  // Positions are encoded in `encoding_version` (encoding.h; must be known).
+  ReplayWindow(int board_size, WindowParams params, int encoding_version);
 
   // Appends a stored game, the newest so far (ids must increase), then
   // drops games that fell out of the window. The record is checked with
@@ -90,8 +94,8 @@ class ReplayWindow {
               int threads = 1) const;
 
   // Writes one position under symmetry `s` as row `row` of `batch` (which
-  // must be Reset for this board size): `index` counts from the oldest
-  // position Sample draws from, 0 .. window_positions() - 1.
+  // must be Reset for this board size and encoding): `index` counts from
+  // the oldest position Sample draws from, 0 .. window_positions() - 1.
   void WritePosition(int64_t index, Symmetry s, int row,
                      TrainingBatch& batch) const;
 
@@ -106,6 +110,7 @@ class ReplayWindow {
   int64_t first_game_id() const;
   int64_t last_game_id() const;
   int board_size() const { return board_size_; }
+  int encoding_version() const { return encoding_version_; }
   const WindowParams& params() const { return params_; }
 
  private:
@@ -135,6 +140,7 @@ class ReplayWindow {
 
   int board_size_;
   WindowParams params_;
+  int encoding_version_;
   int64_t total_positions_ = 0;
   // Oldest first; positions are numbered by a sequence that runs over all
   // positions ever ingested, so the newest ends at total_positions_ - 1.

@@ -43,8 +43,8 @@ inline SyntheticGameOptions TestGameOptions() {
 }
 
 // `n` positions sampled from ten synthetic games; equal seeds, equal batches.
-inline TrainingBatch FixedBatch(int n, uint64_t seed) {
-  ReplayWindow window(kTestBoardSize, WindowParams{});
+inline TrainingBatch FixedBatch(int n, uint64_t seed, int encoding_version = 1) {
+  ReplayWindow window(kTestBoardSize, WindowParams{}, encoding_version);
   for (int i = 0; i < 10; ++i) {
     const absl::StatusOr<int> added =
         window.AddGame(i + 1, SyntheticGame(500 + i, TestGameOptions()));
@@ -58,7 +58,7 @@ inline TrainingBatch FixedBatch(int n, uint64_t seed) {
 // Rows [begin, end) of `batch`.
 inline TrainingBatch SliceBatch(const TrainingBatch& batch, int begin, int end) {
   TrainingBatch out;
-  out.Reset(end - begin, batch.board_size);
+  out.Reset(end - begin, batch.board_size, batch.encoding_version);
   const size_t planes = batch.planes.size() / batch.size;
   const size_t points = batch.policy_target.size() / batch.size;
   auto copy = [&](const std::vector<float>& from, std::vector<float>& to,
