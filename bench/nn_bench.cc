@@ -14,7 +14,9 @@
 // of this process's CPU time (`*_cpu`, ratios `cpu_ratio*`), which other
 // processes barely disturb and which counts every overhead the evaluator
 // adds: encoding, queueing, waking, masking.
-//   BM_Encode           EncodePosition on a renju middle game
+//   BM_Encode           EncodePosition on a renju middle game, by encoding
+//                       version and position (0: 40 random moves, 1: 40
+//                       moves clustered as in real games, with threats)
 //   BM_SymmetryReplay   the symmetry wrapper's cost without the network
 // Run: build/bench/nn_bench [--benchmark_filter=...]
 #include <benchmark/benchmark.h>
@@ -93,7 +95,8 @@ std::vector<float> EncodedBatch(const Model& model, int batch) {
   for (int i = 0; i < batch; ++i) {
     Game game = RandomGame(i, 10 + i % 30);
     EncodePosition(
-        game, planes.data() + static_cast<size_t>(i) * model.input_floats());
+        game, model.config().encoding_version,
+        planes.data() + static_cast<size_t>(i) * model.input_floats());
   }
   return planes;
 }
@@ -401,16 +404,53 @@ BENCHMARK(BM_EvaluatorCuda)
     ->Iterations(3)
     ->Unit(benchmark::kSecond);
 
+// A renju game after `plies` seeded random legal moves, each within two
+// points of an earlier stone (the first on h8): stones cluster as in real
+// games, so there are threes and fours for version 2 to find.
+Game ClusteredGame(uint32_t seed, int plies) {
+  std::mt19937 rng(seed);
+  Game game(Variant::kRenju, kRenjuBoardSize);
+  RENJU_CHECK(game.Play(Move::At(Point(7, 7))).ok());
+  while (game.ply() < plies && !game.over()) {
+    std::vector<Point> near;
+    for (Point p : game.LegalPoints()) {
+      bool close = false;
+      for (int dy = -2; dy <= 2 && !close; ++dy) {
+        for (int dx = -2; dx <= 2 && !close; ++dx) {
+          const Point q(p.x + dx, p.y + dy);
+          close = q.OnBoard(game.size()) && !game.board().IsEmpty(q);
+        }
+      }
+      if (close) near.push_back(p);
+    }
+    RENJU_CHECK(game.Play(Move::At(near[rng() % near.size()])).ok());
+  }
+  if (game.over()) game.Undo();
+  return game;
+}
+
+// Args: encoding version, position (0 random, 1 clustered).
 void BM_Encode(benchmark::State& state) {
-  Game game = RandomGame(7, 40);
-  std::vector<float> planes(EncodedSize(game.size()));
+  const int version = static_cast<int>(state.range(0));
+  Game game = state.range(1) == 0 ? RandomGame(7, 40) : ClusteredGame(7, 40);
+  std::vector<float> planes(EncodedSize(game.size(), version));
   for (auto _ : state) {
-    EncodePosition(game, planes.data());
+    EncodePosition(game, version, planes.data());
     benchmark::DoNotOptimize(planes.data());
   }
   state.SetItemsProcessed(state.iterations());
+  if (version == 2) {
+    const int area = game.size() * game.size();
+    int threats = 0;
+    for (int i = kOwnFivePlane * area; i < kNumInputPlanesV2 * area; ++i) {
+      threats += planes[i] == 1.0f;
+    }
+    state.counters["threat_points"] = threats;
+  }
 }
-BENCHMARK(BM_Encode);
+BENCHMARK(BM_Encode)
+    ->ArgNames({"version", "position"})
+    ->ArgsProduct({{1, 2}, {0, 1}});
 
 // The symmetry wrapper around an evaluator that does nothing: the cost of
 // replaying the game under a symmetry and mapping the policy back.

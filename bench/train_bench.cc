@@ -89,7 +89,7 @@ testing::SyntheticGameOptions RenjuGames() {
 const ReplayWindow* MakeWindow(bool aux_targets) {
   WindowParams params;
   params.aux_targets = aux_targets;
-  auto* w = new ReplayWindow(kRenjuBoardSize, params);
+  auto* w = new ReplayWindow(kRenjuBoardSize, params, 1);
   for (int i = 0; i < 100; ++i) {
     RENJU_CHECK(
         w->AddGame(i + 1, testing::SyntheticGame(i, RenjuGames())).ok());
@@ -131,7 +131,7 @@ void BM_TrainStep(benchmark::State& state) {
   window.Sample(batch_size, seed, batch);
   const torch::Tensor x = torch::from_blob(
       batch.planes.data(),
-      {batch_size, kNumInputPlanes, kRenjuBoardSize, kRenjuBoardSize}).clone();
+      {batch_size, kNumInputPlanesV1, kRenjuBoardSize, kRenjuBoardSize}).clone();
 
   Rate raw_rate, train_rate, sample_rate;
   for (auto _ : state) {
@@ -270,7 +270,7 @@ void BM_Ingest(benchmark::State& state) {
       for (const pb::GameRecord& g : games) serialized.push_back(g.SerializeAsString());
       Measure(
           [&] {
-            ReplayWindow window(kRenjuBoardSize, WindowParams{});
+            ReplayWindow window(kRenjuBoardSize, WindowParams{}, 1);
             for (int i = 0; i < kGames; ++i) {
               RENJU_CHECK(window.AddGame(i + 1, serialized[i]).ok());
             }

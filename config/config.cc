@@ -11,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
+#include "nn/encoding.h"
 
 namespace renju {
 namespace {
@@ -348,6 +349,8 @@ absl::Status ValidateRunConfig(const pb::RunConfig& config) {
   }
   c.Range<int64_t>("seed", config.seed(), 0, INT64_MAX);
   c.Require(!config.name().empty(), "name", "must not be empty");
+  c.Range("network.encoding_version", config.network().encoding_version(),
+          kMinEncodingVersion, kMaxEncodingVersion);
   if (c.status().ok()) {
     c.Merge("network", ToNetworkConfig(config).Validate());
   }
@@ -388,6 +391,7 @@ NetworkConfig ToNetworkConfig(const pb::RunConfig& config) {
   out.value_channels = n.value_channels();
   out.value_hidden = n.value_hidden();
   out.aux_heads = n.aux_heads();
+  out.encoding_version = n.encoding_version();
   return out;
 }
 

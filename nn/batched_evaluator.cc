@@ -73,8 +73,11 @@ absl::Status BatchedEvaluator::Evaluate(Game& game, Evaluation& out) {
   }
   // Each caller thread encodes into its own buffer, reused across calls.
   thread_local std::vector<float> planes;
-  planes.resize(EncodedSize(size));
-  EncodePosition(game, planes.data());
+  // The model's own encoding: a checkpoint plays with the version it
+  // records (all models share one config, checked in Create).
+  const int version = config_.encoding_version;
+  planes.resize(EncodedSize(size, version));
+  EncodePosition(game, version, planes.data());
   const int area = size * size;
   out.policy.resize(area);
 

@@ -33,7 +33,7 @@ constexpr ConfigField kConfigFields[] = {
 std::vector<std::pair<std::string, std::string>> InfoToMetadata(
     const CheckpointInfo& info) {
   std::vector<std::pair<std::string, std::string>> out = {
-      {"encoding_version", absl::StrCat(info.encoding_version)},
+      {"encoding_version", absl::StrCat(info.config.encoding_version)},
       {"variants", absl::StrJoin(info.variants, ",",
                                  [](std::string* s, Variant v) {
                                    absl::StrAppend(s, VariantName(v));
@@ -95,7 +95,7 @@ absl::Status MetadataToInfo(
   if (absl::Status s = ParseVariants(variants->second, info); !s.ok()) return s;
   fields.erase(variants);
   for (absl::Status s :
-       {TakeNumber(fields, "encoding_version", info.encoding_version),
+       {TakeNumber(fields, "encoding_version", info.config.encoding_version),
         TakeNumber(fields, "generation", info.generation),
         TakeNumber(fields, "training_step", info.training_step)}) {
     if (!s.ok()) return s;
@@ -121,10 +121,11 @@ absl::Status MetadataToInfo(
 }
 
 absl::Status CheckInfo(const CheckpointInfo& info) {
-  if (info.encoding_version != kEncodingVersion) {
+  const int version = info.config.encoding_version;
+  if (!IsKnownEncodingVersion(version)) {
     return absl::FailedPreconditionError(
-        absl::StrCat("encoding version ", info.encoding_version,
-                     ", this build reads ", kEncodingVersion));
+        absl::StrCat("encoding version ", version, ", this build reads ",
+                     kMinEncodingVersion, "..", kMaxEncodingVersion));
   }
   return info.config.Validate();
 }
@@ -169,6 +170,11 @@ absl::StatusOr<Checkpoint> ReadCheckpoint(const std::string& path) {
 std::string DescribeConfigDifference(const NetworkConfig& actual,
                                      const NetworkConfig& expected) {
   std::vector<std::string> parts;
+  if (actual.encoding_version != expected.encoding_version) {
+    parts.push_back(absl::StrCat("input encoding version ",
+                                 actual.encoding_version, " (expected ",
+                                 expected.encoding_version, ")"));
+  }
   for (const ConfigField& f : kConfigFields) {
     if (actual.*f.member == expected.*f.member) continue;
     parts.push_back(absl::StrCat(f.name, " ", actual.*f.member, " (expected ",

@@ -1,11 +1,12 @@
 // Checkpoints: a tensor file (tensor_file.h) of kind "model" whose metadata
-// is a CheckpointInfo: the NetworkConfig, the encoding version, the variants
-// the net was trained for, generation and training step. The metadata lines
-// are "encoding_version 1", "variants freestyle,standard,renju",
-// "generation 3", "training_step 12000" and one line per NetworkConfig field
-// ("blocks 4"); unknown or missing keys are errors. The one optional key is
-// "aux_heads 1", written only for a net with auxiliary heads, so files
-// without them are as they were and older files still load.
+// is a CheckpointInfo: the NetworkConfig (its input encoding version
+// included), the variants the net was trained for, generation and training
+// step. The metadata lines are "encoding_version 1", "variants
+// freestyle,standard,renju", "generation 3", "training_step 12000" and one
+// line per other NetworkConfig field ("blocks 4"); unknown or missing keys
+// are errors. A checkpoint is played with the encoding it records. The one
+// optional key is "aux_heads 1", written only for a net with auxiliary
+// heads, so files without them are as they were and older files still load.
 #ifndef RENJU_NN_CHECKPOINT_H_
 #define RENJU_NN_CHECKPOINT_H_
 
@@ -22,8 +23,8 @@
 namespace renju {
 
 struct CheckpointInfo {
+  // config.encoding_version is the "encoding_version" line.
   NetworkConfig config;
-  int encoding_version = kEncodingVersion;
   // The variants the net was trained to play; never empty in a file.
   std::vector<Variant> variants = {Variant::kFreestyle, Variant::kStandard,
                                    Variant::kRenju};
@@ -42,12 +43,13 @@ absl::StatusOr<std::string> WriteCheckpoint(const std::string& path,
                                             const CheckpointInfo& info,
                                             std::vector<TensorRecord> tensors);
 // Reads a "model" tensor file and checks its metadata: every field present
-// and valid, the config valid, and the encoding version this build's
-// (kEncodingVersion). Whether the tensors fit the config is checked when
-// they are loaded into a network (ImportTensors in network.h).
+// and valid, the config valid, and the encoding version one this build
+// knows (IsKnownEncodingVersion). Whether the tensors fit the config is
+// checked when they are loaded into a network (ImportTensors in network.h).
 absl::StatusOr<Checkpoint> ReadCheckpoint(const std::string& path);
 
-// "blocks 6 (expected 4), channels 64 (expected 32)": the fields that differ.
+// "blocks 6 (expected 4), channels 64 (expected 32)": the fields that differ,
+// the encoding version first ("input encoding version 1 (expected 2)").
 std::string DescribeConfigDifference(const NetworkConfig& actual,
                                      const NetworkConfig& expected);
 

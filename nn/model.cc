@@ -167,14 +167,15 @@ absl::Status Model::Forward(const float* inputs, int batch,
   return TorchGuarded("forward", [&] {
     c10::InferenceMode inference_mode;
     const int size = config().board_size;
+    const int planes = NumInputPlanes(config().encoding_version);
     torch::Tensor x =
         torch::from_blob(const_cast<float*>(inputs),
-                         {batch, kNumInputPlanes, size, size}, torch::kFloat32);
+                         {batch, planes, size, size}, torch::kFloat32);
     // LibTorch gives oneDNN only convs with batch > 1 (or large inputs);
     // a lone position would take the native im2col path, which with
     // Debian's reference BLAS is ~10x slower than two positions in oneDNN.
     if (batch == 1 && impl_->device.is_cpu()) {
-      x = x.expand({2, kNumInputPlanes, size, size});
+      x = x.expand({2, planes, size, size});
     }
     if (impl_->device.is_cuda() || impl_->dtype != torch::kFloat32) {
       x = x.to(impl_->device, impl_->dtype);
@@ -190,7 +191,9 @@ absl::Status Model::Forward(const float* inputs, int batch,
   });
 }
 
-int Model::input_floats() const { return EncodedSize(config().board_size); }
+int Model::input_floats() const {
+  return EncodedSize(config().board_size, config().encoding_version);
+}
 
 std::string Model::device_name() const { return impl_->device.str(); }
 

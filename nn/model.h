@@ -49,10 +49,11 @@ class Model {
       const NetworkConfig& config, const ModelOptions& options,
       uint64_t seed = 0);
   // Loads a checkpoint (checkpoint.h), mapping it to CPU first so a file
-  // saved on a GPU host loads anywhere. With `expected`, a checkpoint of
-  // another architecture is an error naming the differing fields; the
-  // auxiliary training heads (NetworkConfig::aux_heads) do not count, as
-  // Forward never computes them.
+  // saved on a GPU host loads anywhere; the model's config, and so its input
+  // encoding, are the checkpoint's. With `expected`, a checkpoint of another
+  // architecture or input encoding version is an error naming the
+  // differing fields; the auxiliary training heads (NetworkConfig::aux_heads)
+  // do not count, as Forward never computes them.
   static absl::StatusOr<std::unique_ptr<Model>> Load(
       const std::string& path, const ModelOptions& options,
       const std::optional<NetworkConfig>& expected = std::nullopt);
@@ -69,7 +70,8 @@ class Model {
   absl::Status Save(const std::string& path);
 
   // Runs the network on `batch` positions (>= 1). `inputs` holds batch *
-  // input_floats() floats, encoded by EncodePosition. Writes batch *
+  // input_floats() floats, encoded by EncodePosition with the config's
+  // encoding_version. Writes batch *
   // policy_size() policy logits (unmasked) and batch * 3 win/draw/loss
   // logits. Not thread-safe: one caller at a time.
   absl::Status Forward(const float* inputs, int batch, float* policy_logits,

@@ -43,7 +43,8 @@ class PolicyValueNetImpl : public torch::nn::Module {
   // `config` must be valid (NetworkConfig::Validate).
   explicit PolicyValueNetImpl(const NetworkConfig& config);
 
-  // x: [N, kNumInputPlanes, S, S] (encoding.h). Returns policy logits
+  // x: [N, NumInputPlanes(config.encoding_version), S, S] (encoding.h).
+  // Returns policy logits
   // [N, S * S] (index y * S + x, unmasked) and win/draw/loss logits [N, 3].
   // Never computes the auxiliary heads: this is the inference path.
   std::pair<torch::Tensor, torch::Tensor> forward(torch::Tensor x);

@@ -3,6 +3,7 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
+#include "nn/encoding.h"
 #include "rules/types.h"
 
 namespace renju {
@@ -17,7 +18,7 @@ absl::Status CheckRange(absl::string_view field, int value, int lo, int hi) {
 auto Fields(const NetworkConfig& c) {
   return std::tie(c.board_size, c.blocks, c.channels, c.global_pool_every,
                   c.global_pool_channels, c.policy_channels, c.value_channels,
-                  c.value_hidden, c.aux_heads);
+                  c.value_hidden, c.aux_heads, c.encoding_version);
 }
 
 }  // namespace
@@ -31,6 +32,8 @@ absl::Status NetworkConfig::Validate() const {
            CheckRange("policy_channels", policy_channels, 1, 512),
            CheckRange("value_channels", value_channels, 1, 512),
            CheckRange("value_hidden", value_hidden, 1, 4096),
+           CheckRange("encoding_version", encoding_version,
+                      kMinEncodingVersion, kMaxEncodingVersion),
        }) {
     if (!s.ok()) return s;
   }

@@ -2,7 +2,8 @@
 // layer (protobuf) can fill it in one place and checkpoints can store it.
 //
 // The network (network.h) is a residual tower in the AlphaZero/KataGo mould:
-//   stem:   3x3 conv (input planes -> channels), batch norm, ReLU
+//   stem:   3x3 conv (the encoding's input planes -> channels), batch
+//           norm, ReLU
 //   tower:  `blocks` residual blocks of two 3x3 convs with batch norm; every
 //           `global_pool_every`-th block is a KataGo-style global-pooling
 //           block, whose first conv also feeds `global_pool_channels`
@@ -43,12 +44,17 @@ struct NetworkConfig {
   // The auxiliary heads above. Only training computes them; inference
   // loads and ignores them, so its cost is the same either way.
   bool aux_heads = false;
+  // The input encoding (encoding.h), kMinEncodingVersion..kMaxEncodingVersion;
+  // it sets the stem conv's input planes (NumInputPlanes).
+  int encoding_version = 1;
 
   // OK, or InvalidArgument naming the first bad field and its value.
   absl::Status Validate() const;
-  // "blocks=4 channels=32 ..." for logs and error messages; " aux_heads=1"
-  // at the end only when on, so the text of a net without them is as it
-  // was before they existed (training states compare it).
+  // "board_size=15 blocks=4 channels=32 ..." for logs and error messages:
+  // the tower's shape, without encoding_version, which training states
+  // (trainer/network_trainer.h) record apart so that states written before
+  // it existed still match; " aux_heads=1" at the end only when on, for the
+  // same reason.
   std::string DebugString() const;
 
   friend bool operator==(const NetworkConfig& a, const NetworkConfig& b);

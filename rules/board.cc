@@ -130,6 +130,18 @@ absl::string_view LineShapeName(LineShape s) {
   return "?";
 }
 
+LineShape Board::ShapeWith(Point p, Color c, Direction d, int k) const {
+  RENJU_DCHECK(k != 0 && k >= -5 && k <= 5) << k;
+  const int cell = CellIndex(p);
+  RENJU_DCHECK(cells_[cell + k * Step(d)] == Cell::kEmpty)
+      << PointName(p) << " " << k;
+  const uint32_t word =
+      lines_[cell][static_cast<int>(d)] | StoneBits(StoneOf(c), k);
+  uint32_t own, blocked;
+  line_table::Split(word, c, &own, &blocked);
+  return table_[Index(c)][line_table::KeyOf(own, blocked)];
+}
+
 uint64_t ZobristKey(Point p, Color c) {
   return kZobrist.keys[Index(c)][Board::CellIndex(p)];
 }

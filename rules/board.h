@@ -98,6 +98,10 @@ class Board {
   LineShape ShapeAt(Point p, Color c, Direction d) const {
     return shapes_[Index(c)][CellIndex(p)][static_cast<int>(d)];
   }
+  // As ShapeAt, as if the point k steps from p along d (k in -5..5, not 0;
+  // an empty point) also held a stone of `c`: one table lookup where a
+  // probe stone would update 40 line words (forbidden.h uses it).
+  LineShape ShapeWith(Point p, Color c, Direction d, int k) const;
   // Empty points where `c` would complete a five by its rule.
   const PointSet& FivePoints(Color c) const { return five_points_[Index(c)]; }
   // Empty points where `c` would make at least one four and no five. For

@@ -128,6 +128,47 @@ bool IsLiveThree(Board& board, Point stone, Direction d) {
   return false;
 }
 
+bool MakesLiveThree(Board& board, Point p, Direction d) {
+  if (board.ShapeAt(p, kBlack, d) != LineShape::kThree) return false;
+  bool needs_probe = false;
+  for (int k = -3; k <= 3; ++k) {
+    if (k == 0) continue;
+    const Point q = Offset(p, d, k);
+    if (!board.OnBoard(q) || !board.IsEmpty(q)) continue;
+    // q's shape along d with black on p, as IsLiveThree would see it.
+    if (board.ShapeWith(q, kBlack, d, -k) != LineShape::kStraightFour) {
+      continue;
+    }
+    // The four must hold p: black stones all the way between.
+    const int sign = k > 0 ? 1 : -1;
+    bool connected = true;
+    for (int j = sign; j != k; j += sign) {
+      connected &= board.at(Offset(p, d, j)) == Cell::kBlack;
+    }
+    if (!connected) continue;
+    // q's other lines do not pass through p, so black on p leaves their
+    // shapes as they are. With the four along d, q is forbidden (RULES.md
+    // §4) by an overline or a second four there, and by two live threes
+    // there only after the recursive test.
+    int fours = 0, threes = 0;
+    bool five = false, overline = false;
+    for (int e = 0; e < kNumDirections; ++e) {
+      if (e == static_cast<int>(d)) continue;
+      const LineShape s = board.ShapeAt(q, kBlack, static_cast<Direction>(e));
+      five |= s == LineShape::kFive;
+      overline |= s == LineShape::kOverline;
+      fours += FourCount(s);
+      threes += s == LineShape::kThree;
+    }
+    if (five || overline || fours > 0) continue;  // as IsLiveThree skips q
+    if (threes < 2) return true;
+    needs_probe = true;
+  }
+  if (!needs_probe) return false;
+  ScopedStone stone(board, p, kBlack);
+  return IsLiveThree(board, p, d);
+}
+
 ForbiddenKind ForbiddenAt(Board& board, Point p) {
   if (board.variant() != Variant::kRenju) return ForbiddenKind::kNone;
   RENJU_DCHECK(board.OnBoard(p) && board.IsEmpty(p)) << PointName(p);

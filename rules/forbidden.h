@@ -55,6 +55,13 @@ std::vector<ForbiddenPoint> ForbiddenPoints(Board& board);
 // live? Exposed for tests of the recursion.
 bool IsLiveThree(Board& board, Point stone, Direction d);
 
+// RULES.md §3 before the stone is placed: would black on empty point p make
+// a live three along d? The same answer as a three shape (ShapeAt) that
+// passes IsLiveThree with a probe stone on p, but most points are decided
+// from the board's shapes alone: a straight-four point whose other lines
+// hold no five, overline or four and at most one three is playable.
+bool MakesLiveThree(Board& board, Point p, Direction d);
+
 }  // namespace renju
 
 #endif  // RENJU_RULES_FORBIDDEN_H_

@@ -190,7 +190,8 @@ BatchTensors ToTensors(const TrainingBatch& batch, const torch::Device& device) 
         .to(device);
   };
   BatchTensors b;
-  b.x = tensor(batch.planes, {n, kNumInputPlanes, s, s});
+  b.x = tensor(batch.planes,
+               {n, NumInputPlanes(batch.encoding_version), s, s});
   b.policy_target = tensor(batch.policy_target, {n, s * s});
   b.policy_weight = tensor(batch.policy_weight, {n});
   b.wdl_target = tensor(batch.wdl_target, {n, 3});
@@ -426,6 +427,11 @@ absl::StatusOr<StepStats> NetworkTrainer::Step(const TrainingBatch& batch) {
         "x", batch.board_size, " board; the network needs >= 1 on ",
         config_.board_size, "x", config_.board_size));
   }
+  if (batch.encoding_version != config_.encoding_version) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "training batch in input encoding version ", batch.encoding_version,
+        "; the network reads version ", config_.encoding_version));
+  }
   if (batch.has_aux_targets() != config_.aux_heads) {
     return absl::InvalidArgumentError(absl::StrCat(
         "training batch ", batch.has_aux_targets() ? "with" : "without",
@@ -496,6 +502,7 @@ absl::Status NetworkTrainer::SaveState(
   file.metadata = {
       {"format", absl::StrCat(kStateFormat)},
       {"network", config_.DebugString()},
+      {"encoding_version", absl::StrCat(config_.encoding_version)},
       {"optimizer", OptimizerName(options_.optimizer)},
       {"step", absl::StrCat(step_)},
       {"optimizer_bytes", absl::StrCat(archive_bytes.size())},
@@ -526,12 +533,15 @@ NetworkTrainer::LoadState(const std::string& path) {
   }
   std::vector<std::pair<std::string, std::string>> extra;
   int64_t step = -1, optimizer_bytes = -1;
-  std::string format, network, optimizer;
+  // States written before the key existed are all version 1.
+  std::string format, network, optimizer, encoding_version = "1";
   for (const auto& [key, value] : file->metadata) {
     if (key == "format") {
       format = value;
     } else if (key == "network") {
       network = value;
+    } else if (key == "encoding_version") {
+      encoding_version = value;
     } else if (key == "optimizer") {
       optimizer = value;
     } else if (key == "step") {
@@ -544,6 +554,11 @@ NetworkTrainer::LoadState(const std::string& path) {
   }
   if (format != absl::StrCat(kStateFormat)) {
     return error(absl::StrCat("format '", format, "', expected ", kStateFormat));
+  }
+  if (encoding_version != absl::StrCat(config_.encoding_version)) {
+    return error(absl::StrCat("input encoding version ", encoding_version,
+                              ", the network config expects ",
+                              config_.encoding_version));
   }
   if (network != config_.DebugString()) {
     return error(absl::StrCat("network ", network, ", expected ",

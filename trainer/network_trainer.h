@@ -130,8 +130,8 @@ class NetworkTrainer {
   NetworkTrainer& operator=(const NetworkTrainer&) = delete;
 
   // One optimizer step on `batch` (this rank's part of it); the batch's
-  // board size must be the network's, and it must carry auxiliary targets
-  // exactly when the network has aux heads.
+  // board size and encoding version must be the network's, and it must
+  // carry auxiliary targets exactly when the network has aux heads.
   absl::StatusOr<StepStats> Step(const TrainingBatch& batch);
 
   // The training state, as a tensor file of kind "training-state": the
@@ -142,13 +142,14 @@ class NetworkTrainer {
   absl::Status SaveState(
       const std::string& path,
       const std::vector<std::pair<std::string, std::string>>& extra) const;
-  // Restores a state saved by SaveState with the same network shape and
-  // optimizer; returns its `extra` lines. Continuing from it gives the same
-  // weights as never having stopped (bit for bit on CPU with one intra-op
-  // thread). A state without an average (saved with ema_decay 0, or
-  // before averaging existed) starts the average at its live weights; an
-  // average in the state is dropped when ema_decay is 0. On error the
-  // trainer may be partly overwritten.
+  // Restores a state saved by SaveState with the same network shape, input
+  // encoding version (a state without one is version 1) and optimizer;
+  // returns its `extra` lines. Continuing from it gives the same weights as
+  // never having stopped (bit for bit on CPU with one intra-op thread). A
+  // state without an average (saved with ema_decay 0, or before averaging
+  // existed) starts the average at its live weights; an average in the
+  // state is dropped when ema_decay is 0. On error the trainer may be
+  // partly overwritten.
   absl::StatusOr<std::vector<std::pair<std::string, std::string>>> LoadState(
       const std::string& path);
 

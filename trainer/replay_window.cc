@@ -22,11 +22,15 @@ int64_t WindowSize(int64_t total_positions, const WindowParams& params) {
   return std::min(total_positions, static_cast<int64_t>(size));
 }
 
-void TrainingBatch::Reset(int n, int board_size_in, bool aux_targets) {
+void TrainingBatch::Reset(int n, int board_size_in, int encoding_version_in,
+                          bool aux_targets) {
   board_size = board_size_in;
+  encoding_version = encoding_version_in;
   size = n;
   const int points = board_size * board_size;
-  planes.assign(static_cast<size_t>(n) * EncodedSize(board_size), 0.0f);
+  planes.assign(
+      static_cast<size_t>(n) * EncodedSize(board_size, encoding_version),
+      0.0f);
   policy_target.assign(static_cast<size_t>(n) * points, 0.0f);
   policy_weight.assign(n, 0.0f);
   wdl_target.assign(static_cast<size_t>(n) * 3, 0.0f);
@@ -36,8 +40,14 @@ void TrainingBatch::Reset(int n, int board_size_in, bool aux_targets) {
   short_value_target.assign(aux_rows * 3, 0.0f);
 }
 
-ReplayWindow::ReplayWindow(int board_size, WindowParams params)
-    : board_size_(board_size), params_(params) {}
+ReplayWindow::ReplayWindow(int board_size, WindowParams params,
+                           int encoding_version)
+    : board_size_(board_size),
+      params_(params),
+      encoding_version_(encoding_version) {
+  RENJU_CHECK(IsKnownEncodingVersion(encoding_version))
+      << "encoding version " << encoding_version;
+}
 
 absl::StatusOr<int> ReplayWindow::AddGame(int64_t id,
                                           const std::string& serialized) {
@@ -223,7 +233,7 @@ const ReplayWindow::WindowGame& ReplayWindow::GameAt(int64_t seq) const {
 void ReplayWindow::Sample(int n, uint64_t seed, TrainingBatch& batch,
                           int threads) const {
   RENJU_CHECK(!games_.empty()) << "sampling an empty replay window";
-  batch.Reset(n, board_size_, params_.aux_targets);
+  batch.Reset(n, board_size_, encoding_version_, params_.aux_targets);
   const int64_t window = window_positions();
   auto sample_rows = [&](int begin, int end) {
     for (int row = begin; row < end; ++row) {
@@ -263,8 +273,12 @@ void ReplayWindow::WritePosition(int64_t index, Symmetry s, int row,
     RENJU_CHECK(status.ok()) << "game " << game.id << " ply " << i + 1 << ": "
                              << status;
   }
-  EncodePosition(replay,
-                 &batch.planes[static_cast<size_t>(row) * EncodedSize(size)]);
+  RENJU_DCHECK(batch.board_size == size &&
+               batch.encoding_version == encoding_version_)
+      << "batch of " << batch.board_size << "x" << batch.board_size
+      << " version " << batch.encoding_version;
+  const size_t floats = EncodedSize(size, encoding_version_);
+  EncodePosition(replay, encoding_version_, &batch.planes[row * floats]);
 
   float* policy = &batch.policy_target[static_cast<size_t>(row) * size * size];
   for (uint32_t j = position.policy_begin; j < position.policy_end; ++j) {

@@ -12,9 +12,9 @@
 // carries a search target (NumTrainingPositions in game_record.h).
 //
 // Sampling replays the game's moves under the symmetry into a Game and
-// encodes it with EncodePosition, so the planes are exactly what inference
-// sees; the policy target is mapped by the same symmetry. Not thread-safe:
-// one owner (the training loop).
+// encodes it with EncodePosition in the run's encoding version, so the
+// planes are exactly what inference sees; the policy target is mapped by the
+// same symmetry. Not thread-safe: one owner (the training loop).
 //
 // Auxiliary targets (WindowParams::aux_targets; KataGo, arXiv:1902.10565
 // §4), for a network with aux heads:
@@ -66,8 +66,10 @@ int64_t WindowSize(int64_t total_positions, const WindowParams& params);
 // target [i * floats per position + j].
 struct TrainingBatch {
   int board_size = 0;
+  int encoding_version = 1;           // of the planes (encoding.h)
   int size = 0;                       // positions
-  std::vector<float> planes;          // size * EncodedSize(board_size)
+  // size * EncodedSize(board_size, encoding_version)
+  std::vector<float> planes;
   // The search's visit distribution over points y * S + x; all zero for a
   // position whose search was not a full one.
   std::vector<float> policy_target;   // size * S * S
@@ -83,16 +85,18 @@ struct TrainingBatch {
   // The short-term value T_t: win, draw, loss from the side to move.
   std::vector<float> short_value_target;  // size * 3
 
-  // Sizes every vector for `n` positions of `board_size` (the auxiliary
-  // ones only with `aux_targets`, else empty) and zeroes them.
-  void Reset(int n, int board_size, bool aux_targets = false);
+  // Sizes every vector for `n` positions of `board_size` encoded in
+  // `encoding_version` (the auxiliary ones only with `aux_targets`, else
+  // empty) and zeroes them.
+  void Reset(int n, int board_size, int encoding_version, bool aux_targets);
   bool has_aux_targets() const { return !short_value_target.empty(); }
 };
 
 class ReplayWindow {
  public:
   // Games of other board sizes are refused: the network serves one size.
-  ReplayWindow(int board_size, WindowParams params);
+  // Positions are encoded in `encoding_version` (encoding.h; must be known).
+  ReplayWindow(int board_size, WindowParams params, int encoding_version);
 
   // Appends a stored game, the newest so far (ids must increase), then
   // drops games that fell out of the window. The record is checked with
@@ -120,9 +124,9 @@ class ReplayWindow {
               int threads = 1) const;
 
   // Writes one position under symmetry `s` as row `row` of `batch` (which
-  // must be Reset for this board size, and with auxiliary targets when the
-  // window has them): `index` counts from the oldest position Sample draws
-  // from, 0 .. window_positions() - 1.
+  // must be Reset for this board size and encoding, and with auxiliary
+  // targets when the window has them): `index` counts from the oldest
+  // position Sample draws from, 0 .. window_positions() - 1.
   void WritePosition(int64_t index, Symmetry s, int row,
                      TrainingBatch& batch) const;
 
@@ -137,6 +141,7 @@ class ReplayWindow {
   int64_t first_game_id() const;
   int64_t last_game_id() const;
   int board_size() const { return board_size_; }
+  int encoding_version() const { return encoding_version_; }
   const WindowParams& params() const { return params_; }
 
  private:
@@ -172,6 +177,7 @@ class ReplayWindow {
 
   int board_size_;
   WindowParams params_;
+  int encoding_version_;
   int64_t total_positions_ = 0;
   // Oldest first; positions are numbered by a sequence that runs over all
   // positions ever ingested, so the newest ends at total_positions_ - 1.

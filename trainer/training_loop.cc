@@ -47,6 +47,8 @@ absl::Status InvalidOption(absl::string_view field, absl::string_view value,
 
 absl::Status ValidateOptions(const TrainingLoopOptions& o, int world_size) {
   if (o.run_dir.empty()) return InvalidOption("run_dir", "''", "a directory");
+  // Before the replay window, which needs a known encoding version.
+  if (absl::Status s = o.network.Validate(); !s.ok()) return s;
   if (world_size > static_cast<int>(kMaxRanks)) {
     return InvalidOption("world size", absl::StrCat(world_size),
                          absl::StrCat("at most ", kMaxRanks));
@@ -167,7 +169,8 @@ TrainingLoop::TrainingLoop(TrainingLoopOptions options, GameStore* store,
       store_(store),
       publish_(std::move(publish)),
       group_(group),
-      window_(options_.network.board_size, options_.window),
+      window_(options_.network.board_size, options_.window,
+              options_.network.encoding_version),
       sampler_seed_(options_.seed) {}
 
 TrainingLoop::~TrainingLoop() {

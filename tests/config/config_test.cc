@@ -34,6 +34,21 @@ TEST(ConfigTest, DefaultsComeFromTheSchema) {
   EXPECT_EQ(params.max_visits, 800);
   EXPECT_TRUE(params.Validate().ok());
   EXPECT_TRUE(ToNetworkConfig(*config).Validate().ok());
+  EXPECT_EQ(ToNetworkConfig(*config).encoding_version, 1);
+}
+
+TEST(ConfigTest, EncodingVersionReachesTheNetworkConfig) {
+  absl::StatusOr<pb::RunConfig> config =
+      ParseRunConfig("network { encoding_version: 2 }", "v2");
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(ToNetworkConfig(*config).encoding_version, 2);
+  for (const char* bad : {"0", "3"}) {
+    config = ParseRunConfig(
+        absl::StrCat("network { encoding_version: ", bad, " }"), "v");
+    EXPECT_EQ(std::string(config.status().message()),
+              absl::StrCat("config v: network.encoding_version = ", bad,
+                           " is outside 1..2"));
+  }
 }
 
 TEST(ConfigTest, UnknownFieldsAndSyntaxErrorsNameTheLine) {

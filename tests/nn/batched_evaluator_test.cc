@@ -24,11 +24,13 @@ using ::renju::testing::Pt;
 // so results agree to rounding, not bit for bit.
 constexpr float kTolerance = 1e-5f;
 
-std::unique_ptr<Model> TinyModel(uint64_t seed = 1) {
+std::unique_ptr<Model> TinyModel(uint64_t seed = 1, int encoding_version = 1) {
   ModelOptions options;
   options.device = "cpu";
+  NetworkConfig config = TinyNetworkConfig();
+  config.encoding_version = encoding_version;
   absl::StatusOr<std::unique_ptr<Model>> model =
-      Model::Create(TinyNetworkConfig(), options, seed);
+      Model::Create(config, options, seed);
   EXPECT_TRUE(model.ok()) << model.status();
   return *std::move(model);
 }
@@ -50,7 +52,7 @@ std::unique_ptr<BatchedEvaluator> MakeEvaluator(const Model& model, int servers,
 // The evaluation of `game` by a forward on a batch of one.
 Evaluation Direct(Model& model, Game& game) {
   std::vector<float> planes(model.input_floats());
-  EncodePosition(game, planes.data());
+  EncodePosition(game, model.config().encoding_version, planes.data());
   Evaluation out;
   out.policy.resize(model.policy_size());
   float wdl[3];
@@ -139,6 +141,21 @@ TEST(BatchedEvaluatorTest, ConcurrentCallersGetTheirOwnDirectResults) {
   EXPECT_EQ(stats.positions, kThreads * kPositionsPerThread);
   EXPECT_GT(stats.mean_batch_size(), 1.5);  // it really batched
   EXPECT_GE(stats.mean_queue_wait_us, 0.0);
+}
+
+// A version-2 model is fed its own encoding, threat planes included: the
+// evaluator's results equal a direct forward on EncodePosition(game, 2).
+TEST(BatchedEvaluatorTest, EncodesWithTheModelsVersion) {
+  std::unique_ptr<Model> model = TinyModel(3, /*encoding_version=*/2);
+  ASSERT_EQ(model->input_floats(), kNumInputPlanesV2 * 225);
+  auto evaluator = MakeEvaluator(*model, 1, 8, 0);
+  for (int i = 0; i < 6; ++i) {
+    Game game = RandomGame(200 + i, 10 + 5 * i);
+    Evaluation out;
+    ASSERT_TRUE(evaluator->Evaluate(game, out).ok());
+    SCOPED_TRACE(i);
+    ExpectNear(out, Direct(*model, game));
+  }
 }
 
 TEST(BatchedEvaluatorTest, ShutdownWithRequestsInFlight) {

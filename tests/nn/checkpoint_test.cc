@@ -3,12 +3,14 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <numeric>
 #include <sstream>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "nn/batched_evaluator.h"
 #include "nn/encoding.h"
 #include "nn/model.h"
 #include "nn/tensor_file.h"
@@ -17,7 +19,10 @@
 namespace renju {
 namespace {
 
+using ::renju::testing::IndexOf;
+using ::renju::testing::kDoubleThreeMoves;
 using ::renju::testing::MakeGame;
+using ::renju::testing::Pt;
 using ::testing::HasSubstr;
 
 std::string ReadBytes(const std::string& path) {
@@ -97,7 +102,7 @@ class CheckpointTest : public ::testing::Test {
 std::vector<float> Outputs(Model& model) {
   Game game = MakeGame("h8 h9 j10");
   std::vector<float> planes(model.input_floats());
-  EncodePosition(game, planes.data());
+  EncodePosition(game, model.config().encoding_version, planes.data());
   std::vector<float> out(model.policy_size() + 3);
   EXPECT_TRUE(model
                   .Forward(planes.data(), 1, out.data(),
@@ -132,7 +137,7 @@ TEST_F(CheckpointTest, SaveLoadIsBitExact) {
 
   const CheckpointInfo& info = (*loaded)->info();
   EXPECT_EQ(info.config, SmallConfig());
-  EXPECT_EQ(info.encoding_version, kEncodingVersion);
+  EXPECT_EQ(info.config.encoding_version, 1);
   EXPECT_EQ(info.generation, 3);
   EXPECT_EQ(info.training_step, 12000);
   EXPECT_EQ(info.variants,
@@ -210,7 +215,11 @@ TEST_F(CheckpointTest, BadMetadataGivesClearErrors) {
     std::string message;
   };
   const std::vector<Case> cases = {
-      {"encoding_version", "2", "encoding version 2, this build reads 1"},
+      {"encoding_version", "3", "encoding version 3, this build reads 1..2"},
+      {"encoding_version", "0", "encoding version 0, this build reads 1..2"},
+      // Version 2 weights need a wider stem.
+      {"encoding_version", "2",
+       "has shape [16,13,3,3], the network wants [16,19,3,3]"},
       {"blocks", "0", "blocks is 0, expected 1..64"},
       {"generation", "three",
        "metadata generation is 'three', expected an integer"},
@@ -282,6 +291,62 @@ TEST_F(CheckpointTest, AuxHeadsAreAnOptionalKeyAndLoadForPlay) {
               HasSubstr("architecture differs: channels 16 (expected 24)"));
   EXPECT_EQ(DescribeConfigDifference(aux, SmallConfig()),
             "aux_heads 1 (expected 0)");
+}
+
+TEST_F(CheckpointTest, VersionTwoLoadsWithItsOwnEncoding) {
+  NetworkConfig v2 = SmallConfig();
+  v2.encoding_version = 2;
+  absl::StatusOr<std::unique_ptr<Model>> model =
+      Model::Create(v2, CpuOptions(), 7);
+  ASSERT_TRUE(model.ok()) << model.status();
+  ASSERT_TRUE((*model)->Save(path_).ok());
+  absl::StatusOr<std::unique_ptr<Model>> loaded =
+      Model::Load(path_, CpuOptions());
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ((*loaded)->config(), v2);
+  EXPECT_EQ((*loaded)->input_floats(), kNumInputPlanesV2 * 225);
+  EXPECT_EQ(Outputs(**loaded), Outputs(**model));
+  EXPECT_EQ(ReadTensorFile(path_)->metadata.front(),
+            (std::pair<std::string, std::string>{"encoding_version", "2"}));
+
+  const absl::Status status = LoadError(SmallConfig());
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(status.message(), HasSubstr(path_));
+  EXPECT_THAT(status.message(),
+              HasSubstr("input encoding version 2 (expected 1)"));
+}
+
+// tests/data/tiny-gen3.model was written before encoding version 2 existed:
+// it loads and plays with its own version-1 encoding, and a config that
+// asks for version 2 refuses it.
+TEST(CheckpointFileTest, VersionOneModelStillLoadsAndEvaluates) {
+  const std::string path =
+      std::string(RENJU_SOURCE_DIR) + "/tests/data/tiny-gen3.model";
+  absl::StatusOr<std::unique_ptr<Model>> model =
+      Model::Load(path, CpuOptions(), TinyNetworkConfig());
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ((*model)->config().encoding_version, 1);
+  EXPECT_EQ((*model)->input_floats(), kNumInputPlanesV1 * 225);
+  std::vector<std::unique_ptr<Model>> models;
+  models.push_back(*std::move(model));
+  absl::StatusOr<std::unique_ptr<BatchedEvaluator>> evaluator =
+      BatchedEvaluator::Create(std::move(models), BatchedEvaluatorOptions{});
+  ASSERT_TRUE(evaluator.ok()) << evaluator.status();
+  Game game = MakeGame(kDoubleThreeMoves);
+  Evaluation out;
+  ASSERT_TRUE((*evaluator)->Evaluate(game, out).ok());
+  EXPECT_NEAR(std::accumulate(out.policy.begin(), out.policy.end(), 0.0), 1.0,
+              1e-5);
+  EXPECT_EQ(out.policy[IndexOf(Pt("i8"))], 0.0f);  // forbidden
+  EXPECT_NEAR(out.win + out.draw + out.loss, 1.0f, 1e-6);
+
+  NetworkConfig v2 = TinyNetworkConfig();
+  v2.encoding_version = 2;
+  const absl::Status status = Model::Load(path, CpuOptions(), v2).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(status.message(), HasSubstr(path));
+  EXPECT_THAT(status.message(),
+              HasSubstr("input encoding version 1 (expected 2)"));
 }
 
 TEST(TensorFileTest, RoundTripsInt64AndFloatTensors) {

@@ -68,7 +68,10 @@ std::vector<Evaluation> Evaluate(Model& model, std::vector<Game>& games) {
   const int floats = model.input_floats();
   const int points = model.policy_size();
   std::vector<float> planes(static_cast<size_t>(n) * floats);
-  for (int i = 0; i < n; ++i) EncodePosition(games[i], &planes[i * floats]);
+  const int version = model.config().encoding_version;
+  for (int i = 0; i < n; ++i) {
+    EncodePosition(games[i], version, &planes[i * floats]);
+  }
   std::vector<float> policy(static_cast<size_t>(n) * points);
   std::vector<float> wdl(static_cast<size_t>(n) * 3);
   const absl::Status status =
@@ -212,8 +215,10 @@ TEST(NetworkCudaTest, LearnsAFixedTargetOnTheGpu) {
   net->train();
   std::vector<Game> games;
   for (int i = 0; i < 16; ++i) games.push_back(RandomRenjuGame(100 + i, i * 3));
-  torch::Tensor x = torch::zeros({16, kNumInputPlanes, 15, 15});
-  for (int i = 0; i < 16; ++i) EncodePosition(games[i], x[i].data_ptr<float>());
+  torch::Tensor x = torch::zeros({16, kNumInputPlanesV1, 15, 15});
+  for (int i = 0; i < 16; ++i) {
+    EncodePosition(games[i], 1, x[i].data_ptr<float>());
+  }
   x = x.to(device);
   const torch::Tensor move = torch::full({16}, 112, torch::kLong).to(device);
   const torch::Tensor result = torch::full({16}, 1, torch::kLong).to(device);

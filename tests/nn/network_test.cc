@@ -16,12 +16,14 @@ namespace {
 
 using ::renju::testing::MakeGame;
 
-torch::Tensor Encode(const std::vector<std::string>& games, int size) {
-  torch::Tensor x = torch::zeros(
-      {static_cast<int64_t>(games.size()), kNumInputPlanes, size, size});
+torch::Tensor Encode(const std::vector<std::string>& games, int size,
+                     int encoding_version = 1) {
+  torch::Tensor x =
+      torch::zeros({static_cast<int64_t>(games.size()),
+                    NumInputPlanes(encoding_version), size, size});
   for (size_t i = 0; i < games.size(); ++i) {
     Game game = MakeGame(games[i], Variant::kFreestyle, size);
-    EncodePosition(game, x[i].data_ptr<float>());
+    EncodePosition(game, encoding_version, x[i].data_ptr<float>());
   }
   return x;
 }
@@ -33,6 +35,21 @@ TEST(NetworkTest, OutputShapes) {
   auto [policy, wdl] = net->forward(Encode({"e5", "a1 b2 c3", ""}, 9));
   EXPECT_EQ(policy.sizes(), (std::vector<int64_t>{3, 81}));
   EXPECT_EQ(wdl.sizes(), (std::vector<int64_t>{3, 3}));
+}
+
+TEST(NetworkTest, StemTakesTheEncodingsPlanes) {
+  for (int version : {1, 2}) {
+    NetworkConfig config = TinyNetworkConfig(9);
+    config.encoding_version = version;
+    PolicyValueNet net(config);
+    net->eval();
+    EXPECT_EQ(net->named_parameters()["stem_conv.weight"].size(1),
+              NumInputPlanes(version));
+    torch::NoGradGuard no_grad;
+    auto [policy, wdl] = net->forward(Encode({"e5 e6 d5", ""}, 9, version));
+    EXPECT_EQ(policy.sizes(), (std::vector<int64_t>{2, 81}));
+    EXPECT_EQ(wdl.sizes(), (std::vector<int64_t>{2, 3}));
+  }
 }
 
 TEST(NetworkTest, LearnsAFixedTarget) {

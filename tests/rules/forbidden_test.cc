@@ -143,9 +143,12 @@ TEST(ForbiddenTest, ThreeWhoseOnlyStraightFourPointIsForbiddenIsFalse) {
   EXPECT_EQ(KindAt(board, "g8"), ForbiddenKind::kOverline);
   EXPECT_EQ(KindAt(board, "k8"), ForbiddenKind::kOverline);
   EXPECT_EQ(KindAt(board, "j8"), ForbiddenKind::kNone);
+  EXPECT_FALSE(MakesLiveThree(board, Pt("j8"), Direction::kHorizontal));
   // Without the overline traps, j8 is a double-three.
   Board open = MakeBoard("h8 i8 j9 j10");
   EXPECT_EQ(KindAt(open, "j8"), ForbiddenKind::kDoubleThree);
+  EXPECT_TRUE(MakesLiveThree(open, Pt("j8"), Direction::kHorizontal));
+  EXPECT_TRUE(MakesLiveThree(open, Pt("j8"), Direction::kVertical));
 }
 
 // Line 1142 of the public positions: deciding h8 and j11 needs the

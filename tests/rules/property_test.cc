@@ -251,11 +251,12 @@ Board Transformed(const Board& board, Symmetry s) {
   return out;
 }
 
-TEST(PropertyTest, ForbiddenPointsCommuteWithSymmetries) {
+// The labelled public positions (RULES.md §7), rich in forbidden points.
+std::vector<Board> PublicPositions() {
   const std::string path =
       std::string(RENJU_SHARED_DIR) + "/data/renju-forbidden-public.jsonl";
   std::ifstream in(path);
-  ASSERT_TRUE(in.good()) << path;
+  EXPECT_TRUE(in.good()) << path;
   std::vector<Board> boards;
   for (std::string line; std::getline(in, line);) {
     const nlohmann::json j = nlohmann::json::parse(line);
@@ -276,6 +277,11 @@ TEST(PropertyTest, ForbiddenPointsCommuteWithSymmetries) {
     }
     boards.push_back(board);
   }
+  return boards;
+}
+
+TEST(PropertyTest, ForbiddenPointsCommuteWithSymmetries) {
+  std::vector<Board> boards = PublicPositions();
   std::mt19937_64 rng(99);
   for (int i = 0; i < 200; ++i) boards.push_back(RandomPosition(rng, 20, 8));
   ASSERT_EQ(boards.size(), 1403u);
@@ -284,6 +290,67 @@ TEST(PropertyTest, ForbiddenPointsCommuteWithSymmetries) {
       Board image = Transformed(boards[i], s);
       ASSERT_EQ(MappedForbidden(boards[i], s), MappedForbidden(image, kIdentity))
           << "position " << i << " symmetry " << int(s);
+    }
+  }
+}
+
+// MakesLiveThree decides most threes from the shapes alone; it must agree
+// with a probe stone and IsLiveThree everywhere. ShapeWith likewise with a
+// placed stone.
+TEST(PropertyTest, LiveThreesWithoutAProbeMatchTheProbe) {
+  std::vector<Board> boards = PublicPositions();
+  std::mt19937_64 rng(31);
+  for (int i = 0; i < 200; ++i) boards.push_back(RandomPosition(rng, 20, 8));
+  int live = 0, false_threes = 0;
+  for (size_t i = 0; i < boards.size(); ++i) {
+    Board& board = boards[i];
+    for (int x = 0; x < kRenjuBoardSize; ++x) {
+      for (int y = 0; y < kRenjuBoardSize; ++y) {
+        const Point p(x, y);
+        if (!board.IsEmpty(p)) continue;
+        for (int d = 0; d < kNumDirections; ++d) {
+          const auto dir = static_cast<Direction>(d);
+          bool expected = false;
+          if (board.ShapeAt(p, Color::kBlack, dir) == LineShape::kThree) {
+            ScopedStone stone(board, p, Color::kBlack);
+            expected = IsLiveThree(board, p, dir);
+            false_threes += !expected;
+          }
+          live += expected;
+          ASSERT_EQ(MakesLiveThree(board, p, dir), expected)
+              << "position " << i << " " << PointName(p) << " "
+              << DirectionName(dir);
+        }
+      }
+    }
+  }
+  EXPECT_GT(live, 10000);
+  EXPECT_GT(false_threes, 1000);
+}
+
+TEST(PropertyTest, ShapeWithMatchesAPlacedStone) {
+  std::mt19937_64 rng(17);
+  for (int i = 0; i < 40; ++i) {
+    Board board = RandomPosition(rng, 14, 10);
+    for (int x = 0; x < kRenjuBoardSize; ++x) {
+      for (int y = 0; y < kRenjuBoardSize; ++y) {
+        const Point p(x, y);
+        for (int d = 0; d < kNumDirections && board.IsEmpty(p); ++d) {
+          const auto dir = static_cast<Direction>(d);
+          const int step_x[] = {1, 0, 1, 1}, step_y[] = {0, 1, 1, -1};
+          for (int k = -5; k <= 5; ++k) {
+            const Point q(x + k * step_x[d], y + k * step_y[d]);
+            if (k == 0 || !board.OnBoard(q) || !board.IsEmpty(q)) continue;
+            for (Color c : {Color::kBlack, Color::kWhite}) {
+              const LineShape with = board.ShapeWith(p, c, dir, k);
+              ScopedStone stone(board, q, c);
+              ASSERT_EQ(with, board.ShapeAt(p, c, dir))
+                  << "position " << i << " " << PointName(p) << " "
+                  << DirectionName(dir) << " " << k;
+            }
+          }
+        }
+      }
     }
   }
 }

@@ -10,9 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "nn/encoding.h"
 #include "nn/model.h"
 #include "nn/network.h"
+#include "nn/tensor_file.h"
 #include "tests/trainer/training_test_util.h"
 
 namespace renju {
@@ -32,6 +35,12 @@ TrainingOptions CpuOptions(TrainingOptions::Optimizer optimizer =
   o.learning_rate = optimizer == TrainingOptions::Optimizer::kSgd ? 0.05 : 3e-3;
   o.warmup_steps = 2;
   return o;
+}
+
+NetworkConfig VersionTwoConfig() {
+  NetworkConfig config = TestNetworkConfig();
+  config.encoding_version = 2;
+  return config;
 }
 
 std::unique_ptr<NetworkTrainer> MakeTrainer(
@@ -153,10 +162,66 @@ TEST(NetworkTrainerTest, PolicyLossOnlyAtFullSearches) {
 TEST(NetworkTrainerTest, RefusesABatchOfAnotherBoardSize) {
   auto trainer = MakeTrainer(CpuOptions());
   TrainingBatch batch;
-  batch.Reset(4, 15);
+  batch.Reset(4, 15, 1, false);
   absl::StatusOr<StepStats> stats = trainer->Step(batch);
   EXPECT_EQ(stats.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(trainer->step(), 0);
+}
+
+TEST(NetworkTrainerTest, RefusesABatchOfAnotherEncoding) {
+  auto trainer = MakeTrainer(CpuOptions());
+  absl::StatusOr<StepStats> stats =
+      trainer->Step(FixedBatchInEncoding(4, 1, 2));
+  EXPECT_EQ(stats.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(stats.status().message().find("input encoding version 2"),
+            std::string::npos)
+      << stats.status();
+  EXPECT_EQ(trainer->step(), 0);
+}
+
+// A run switched to encoding version 2 must not resume a version-1 state
+// (its stem would not fit), nor the other way round; a state written
+// before the version was recorded counts as version 1.
+TEST(NetworkTrainerTest, StateOfAnotherEncodingIsRefused) {
+  TempDir dir;
+  const std::string v1_path = dir / "v1.ckpt";
+  auto v1 = MakeTrainer(CpuOptions());
+  ASSERT_TRUE(v1->SaveState(v1_path, {}).ok());
+  auto v2 = MakeTrainer(CpuOptions(), 1, VersionTwoConfig());
+  ASSERT_TRUE(v2->Step(FixedBatchInEncoding(8, 2, 2)).ok());
+  const std::string v2_path = dir / "v2.ckpt";
+  ASSERT_TRUE(v2->SaveState(v2_path, {}).ok());
+
+  absl::Status s = v2->LoadState(v1_path).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(s.message(),
+            absl::StrCat("training state ", v1_path,
+                         ": input encoding version 1, the network config "
+                         "expects 2"));
+  s = v1->LoadState(v2_path).status();
+  EXPECT_NE(s.message().find("input encoding version 2, the network config "
+                             "expects 1"),
+            std::string::npos)
+      << s;
+
+  // The same v1 state without the key, as written before it existed.
+  absl::StatusOr<TensorFile> file = ReadTensorFile(v1_path);
+  ASSERT_TRUE(file.ok()) << file.status();
+  auto& metadata = file->metadata;
+  const size_t before = metadata.size();
+  metadata.erase(std::remove_if(metadata.begin(), metadata.end(),
+                                [](const auto& kv) {
+                                  return kv.first == "encoding_version";
+                                }),
+                 metadata.end());
+  ASSERT_EQ(metadata.size(), before - 1);
+  ASSERT_TRUE(WriteTensorFile(v1_path, *file).ok());
+  EXPECT_TRUE(MakeTrainer(CpuOptions())->LoadState(v1_path).ok());
+  s = v2->LoadState(v1_path).status();
+  EXPECT_NE(s.message().find("input encoding version 1, the network config "
+                             "expects 2"),
+            std::string::npos)
+      << s;
 }
 
 class ExactResumeTest
@@ -251,7 +316,7 @@ TEST(NetworkTrainerTest, ExportsACheckpointInferenceLoads) {
   torch::NoGradGuard no_grad;
   auto [expected_policy, expected_wdl] = trainer->network().forward(
       torch::from_blob(const_cast<float*>(batch.planes.data()),
-                       {batch.size, kNumInputPlanes, 9, 9}));
+                       {batch.size, kNumInputPlanesV1, 9, 9}));
   EXPECT_TRUE(torch::allclose(
       torch::from_blob(policy.data(), {batch.size, 81}), expected_policy, 1e-4,
       1e-4));
@@ -370,7 +435,7 @@ TEST(NetworkTrainerTest, ExportedAuxHeadsLoadForPlay) {
   torch::NoGradGuard no_grad;
   const NetworkOutputs expected = trainer->network().ForwardWithAux(
       torch::from_blob(const_cast<float*>(batch.planes.data()),
-                       {batch.size, kNumInputPlanes, 9, 9}));
+                       {batch.size, kNumInputPlanesV1, 9, 9}));
   EXPECT_TRUE(torch::allclose(torch::from_blob(policy.data(), {batch.size, 81}),
                               expected.policy, 1e-4, 1e-4));
   EXPECT_TRUE(torch::allclose(torch::from_blob(wdl.data(), {batch.size, 3}),
@@ -496,6 +561,31 @@ TEST(NetworkTrainerTest, StatesWithAndWithoutAverageResume) {
   EXPECT_EQ(without->step(), 3);
   EXPECT_EQ(MaxDifference(without->network(), resumed->network()), 0.0);
   EXPECT_EQ(&without->published_network(), &without->network());
+}
+
+// A version-2 run exports a version-2 checkpoint, which inference loads
+// under a version-2 config and a version-1 config refuses.
+TEST(NetworkTrainerTest, ExportsAVersionTwoCheckpoint) {
+  TempDir dir;
+  auto trainer = MakeTrainer(CpuOptions(), 1, VersionTwoConfig());
+  const TrainingBatch batch = FixedBatchInEncoding(8, 4, 2);
+  ASSERT_TRUE(trainer->Step(batch).ok());
+  const std::string path = dir / "gen1.model";
+  ASSERT_TRUE(trainer->ExportModel(path, CheckpointInfo{}).ok());
+
+  ModelOptions options;
+  options.device = "cpu";
+  auto model = Model::Load(path, options, VersionTwoConfig());
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ((*model)->config().encoding_version, 2);
+  std::vector<float> policy(batch.size * 81), wdl(batch.size * 3);
+  EXPECT_TRUE((*model)->Forward(batch.planes.data(), batch.size, policy.data(),
+                                wdl.data())
+                  .ok());
+  const absl::Status s = Model::Load(path, options, TestNetworkConfig()).status();
+  EXPECT_NE(s.message().find("input encoding version 2 (expected 1)"),
+            std::string::npos)
+      << s;
 }
 
 }  // namespace

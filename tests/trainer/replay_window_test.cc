@@ -44,7 +44,7 @@ TEST(WindowSizeTest, FollowsKataGosFormula) {
 
 TEST(ReplayWindowTest, EvictsWholeGamesOlderThanTheWindow) {
   const WindowParams params{200, 0.75, 0.4};
-  ReplayWindow window(15, params);
+  ReplayWindow window(15, params, 1);
   std::vector<int> sizes;  // positions per game held, oldest first
   int64_t total = 0;
   for (int i = 0; i < 60; ++i) {
@@ -72,7 +72,7 @@ TEST(ReplayWindowTest, EvictsWholeGamesOlderThanTheWindow) {
 }
 
 TEST(ReplayWindowTest, RefusesOtherBoardSizesAndInvalidGames) {
-  ReplayWindow window(15, WindowParams{});
+  ReplayWindow window(15, WindowParams{}, 1);
   SyntheticGameOptions small;
   small.variant = Variant::kFreestyle;
   small.board_size = 9;
@@ -94,7 +94,7 @@ TEST(ReplayWindowTest, RefusesOtherBoardSizesAndInvalidGames) {
 // Old games are freestyle and new ones renju, so the variant plane tells
 // which part of the store a sample came from.
 TEST(ReplayWindowTest, SamplesOnlyTheNewestPositions) {
-  ReplayWindow window(15, WindowParams{300, 0.75, 0.4});
+  ReplayWindow window(15, WindowParams{300, 0.75, 0.4}, 1);
   SyntheticGameOptions freestyle;
   freestyle.variant = Variant::kFreestyle;
   int id = 0;
@@ -104,7 +104,7 @@ TEST(ReplayWindowTest, SamplesOnlyTheNewestPositions) {
   auto renju_fraction = [&] {
     TrainingBatch batch;
     window.Sample(400, 7, batch);
-    const int floats = EncodedSize(15);
+    const int floats = EncodedSize(15, 1);
     const int area = 15 * 15;
     int renju = 0;
     for (int i = 0; i < batch.size; ++i) {
@@ -163,14 +163,19 @@ pb::GameRecord ForbiddenPointGame() {
   return record;
 }
 
-TEST(ReplayWindowTest, TargetsFollowTheBoardUnderEverySymmetry) {
-  const int size = 15, area = size * size, floats = EncodedSize(size);
-  ReplayWindow window(size, WindowParams{});
+// Both encodings: version 2's threat planes must turn with the board too.
+class ReplayWindowSymmetryTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(ReplayWindowSymmetryTest, TargetsFollowTheBoardUnderEverySymmetry) {
+  const int version = GetParam();
+  const int size = 15, area = size * size;
+  const int floats = EncodedSize(size, version);
+  ReplayWindow window(size, WindowParams{}, version);
   ASSERT_TRUE(window.AddGame(1, ForbiddenPointGame()).ok());
   ASSERT_EQ(window.window_positions(), 2);
 
   TrainingBatch identity;
-  identity.Reset(2, size);
+  identity.Reset(2, size, version, false);
   window.WritePosition(0, kIdentity, 0, identity);
   window.WritePosition(1, kIdentity, 1, identity);
   // The black position: the forbidden point is marked and not legal.
@@ -193,7 +198,7 @@ TEST(ReplayWindowTest, TargetsFollowTheBoardUnderEverySymmetry) {
   std::set<std::vector<float>> distinct;
   for (Symmetry s = 0; s < kNumSymmetries; ++s) {
     TrainingBatch batch;
-    batch.Reset(2, size);
+    batch.Reset(2, size, version, false);
     window.WritePosition(0, s, 0, batch);
     window.WritePosition(1, s, 1, batch);
     distinct.insert(batch.planes);
@@ -202,7 +207,7 @@ TEST(ReplayWindowTest, TargetsFollowTheBoardUnderEverySymmetry) {
         for (int x = 0; x < size; ++x) {
           const int from = PointIndex(Point(x, y), size);
           const int to = PointIndex(ApplySymmetry(s, Point(x, y), size), size);
-          for (int k = 0; k < kNumInputPlanes; ++k) {
+          for (int k = 0; k < NumInputPlanes(version); ++k) {
             ASSERT_EQ(batch.planes[row * floats + k * area + to],
                       identity.planes[row * floats + k * area + from])
                 << "symmetry " << int{s} << " plane " << k << " point " << from;
@@ -276,11 +281,11 @@ WindowParams AuxParams() {
 // next ply) gives weight 0 and an all-zero target.
 TEST(ReplayWindowTest, OpponentPolicyIsTheNextPlysTarget) {
   const int size = 15, area = size * size;
-  ReplayWindow window(size, AuxParams());
+  ReplayWindow window(size, AuxParams(), 1);
   ASSERT_TRUE(window.AddGame(1, AuxTargetGame()).ok());
   ASSERT_EQ(window.window_positions(), 4);
   TrainingBatch identity;
-  identity.Reset(4, size, true);
+  identity.Reset(4, size, 1, true);
   for (int row = 0; row < 4; ++row) {
     window.WritePosition(row, kIdentity, row, identity);
   }
@@ -305,7 +310,7 @@ TEST(ReplayWindowTest, OpponentPolicyIsTheNextPlysTarget) {
 
   for (Symmetry s = 0; s < kNumSymmetries; ++s) {
     TrainingBatch batch;
-    batch.Reset(4, size, true);
+    batch.Reset(4, size, 1, true);
     for (int row = 0; row < 4; ++row) window.WritePosition(row, s, row, batch);
     for (int row = 0; row < 4; ++row) {
       for (int from = 0; from < area; ++from) {
@@ -321,7 +326,7 @@ TEST(ReplayWindowTest, OpponentPolicyIsTheNextPlysTarget) {
   }
 
   // A window without auxiliary targets samples batches without them.
-  ReplayWindow plain(size, WindowParams{});
+  ReplayWindow plain(size, WindowParams{}, 1);
   ASSERT_TRUE(plain.AddGame(1, AuxTargetGame()).ok());
   TrainingBatch batch;
   plain.Sample(8, 1, batch);
@@ -332,10 +337,10 @@ TEST(ReplayWindowTest, OpponentPolicyIsTheNextPlysTarget) {
 // T_t = sum_k (1 - lambda) lambda^k F^k(r_{t+k}) + lambda^(L-t) z_t, summed
 // forwards here (the window computes it backwards), lambda = 1 - 1/3.
 TEST(ReplayWindowTest, ShortTermValueFollowsTheFormula) {
-  ReplayWindow window(15, AuxParams());
+  ReplayWindow window(15, AuxParams(), 1);
   ASSERT_TRUE(window.AddGame(1, AuxTargetGame()).ok());
   TrainingBatch batch;
-  batch.Reset(4, 15, true);
+  batch.Reset(4, 15, 1, true);
   for (int row = 0; row < 4; ++row) {
     window.WritePosition(row, kIdentity, row, batch);
   }
@@ -373,9 +378,50 @@ TEST(ReplayWindowTest, ShortTermValueFollowsTheFormula) {
   EXPECT_NEAR(batch.short_value_target[8], 0.1 / 3 + 2.0 / 3 * last[0], 1e-6);
 }
 
+INSTANTIATE_TEST_SUITE_P(Versions, ReplayWindowSymmetryTest,
+                         ::testing::Values(1, 2));
+
+// The trainer sees exactly what inference sees: a sampled row equals
+// EncodePosition of the same position, threat planes included.
+TEST(ReplayWindowTest, VersionTwoRowsMatchEncodePosition) {
+  const int size = 15, floats = EncodedSize(size, 2);
+  ReplayWindow window(size, WindowParams{}, 2);
+  ASSERT_TRUE(window.AddGame(1, ForbiddenPointGame()).ok());
+  TrainingBatch batch;
+  batch.Reset(2, size, 2, false);
+  window.WritePosition(0, kIdentity, 0, batch);
+  window.WritePosition(1, kIdentity, 1, batch);
+
+  absl::StatusOr<std::vector<Move>> moves =
+      ParseMoveList("g8 a1 h8 a3 i9 a5 i10 a7 c13", size);
+  ASSERT_TRUE(moves.ok()) << moves.status();
+  for (int row = 0; row < 2; ++row) {
+    absl::StatusOr<Game> game = Game::FromMoves(
+        Variant::kRenju, size,
+        std::vector<Move>(moves->begin(), moves->begin() + 8 + row));
+    ASSERT_TRUE(game.ok()) << game.status();
+    std::vector<float> expected(floats);
+    EncodePosition(*game, 2, expected.data());
+    EXPECT_EQ(std::vector<float>(batch.planes.begin() + row * floats,
+                                 batch.planes.begin() + (row + 1) * floats),
+              expected)
+        << "row " << row;
+  }
+  // Black to move: i8 is forbidden, so not black's (own) three point,
+  // although g8-h8 and i9-i10 both become threes there.
+  const int area = size * size;
+  EXPECT_EQ(batch.planes[kOwnThreePlane * area + Index("i8")], 0.0f);
+  EXPECT_EQ(batch.planes[kOwnThreePlane * area + Index("f8")], 1.0f);
+  // White to move: the same holds on the opponent's planes.
+  EXPECT_EQ(batch.planes[floats + kOpponentThreePlane * area + Index("i8")],
+            0.0f);
+  EXPECT_EQ(batch.planes[floats + kOpponentThreePlane * area + Index("f8")],
+            1.0f);
+}
+
 TEST(ReplayWindowTest, RestoreRebuildsTheSameWindow) {
   const WindowParams params{150, 0.75, 0.4};
-  ReplayWindow original(15, params);
+  ReplayWindow original(15, params, 1);
   std::vector<std::pair<int64_t, std::string>> stored;
   for (int i = 1; i <= 30; ++i) {
     stored.emplace_back(i, SyntheticGame(i).SerializeAsString());
@@ -383,7 +429,7 @@ TEST(ReplayWindowTest, RestoreRebuildsTheSameWindow) {
   }
   std::vector<std::pair<int64_t, std::string>> held(
       stored.begin() + (original.first_game_id() - 1), stored.end());
-  ReplayWindow restored(15, params);
+  ReplayWindow restored(15, params, 1);
   ASSERT_TRUE(restored.Restore(original.total_positions(), held).ok());
   EXPECT_EQ(restored.total_positions(), original.total_positions());
   EXPECT_EQ(restored.window_positions(), original.window_positions());
@@ -402,7 +448,7 @@ TEST(ReplayWindowTest, RestoreRebuildsTheSameWindow) {
   EXPECT_EQ(threaded.wdl_target, from_original.wdl_target);
 
   // A saved count smaller than the games' positions means a damaged store.
-  ReplayWindow bad(15, params);
+  ReplayWindow bad(15, params, 1);
   EXPECT_EQ(bad.Restore(3, held).code(), absl::StatusCode::kDataLoss);
 }
 

@@ -49,13 +49,14 @@ inline NetworkConfig AuxNetworkConfig() {
   return c;
 }
 
-// `n` positions sampled from ten synthetic games; equal seeds, equal
-// batches. With `aux_targets`, for a net with aux heads.
-inline TrainingBatch FixedBatch(int n, uint64_t seed,
-                                bool aux_targets = false) {
+// `n` positions sampled from ten synthetic games, encoded in
+// `encoding_version`; equal seeds, equal batches. With `aux_targets`, for a
+// net with aux heads.
+inline TrainingBatch FixedBatchOf(int n, uint64_t seed, bool aux_targets,
+                                  int encoding_version) {
   WindowParams params;
   params.aux_targets = aux_targets;
-  ReplayWindow window(kTestBoardSize, params);
+  ReplayWindow window(kTestBoardSize, params, encoding_version);
   for (int i = 0; i < 10; ++i) {
     const absl::StatusOr<int> added =
         window.AddGame(i + 1, SyntheticGame(500 + i, TestGameOptions()));
@@ -66,10 +67,23 @@ inline TrainingBatch FixedBatch(int n, uint64_t seed,
   return batch;
 }
 
+// Version-1 batches, with or without the auxiliary targets.
+inline TrainingBatch FixedBatch(int n, uint64_t seed,
+                                bool aux_targets = false) {
+  return FixedBatchOf(n, seed, aux_targets, 1);
+}
+
+// Batches in another input encoding, without auxiliary targets.
+inline TrainingBatch FixedBatchInEncoding(int n, uint64_t seed,
+                                          int encoding_version) {
+  return FixedBatchOf(n, seed, false, encoding_version);
+}
+
 // Rows [begin, end) of `batch`.
 inline TrainingBatch SliceBatch(const TrainingBatch& batch, int begin, int end) {
   TrainingBatch out;
-  out.Reset(end - begin, batch.board_size, batch.has_aux_targets());
+  out.Reset(end - begin, batch.board_size, batch.encoding_version,
+            batch.has_aux_targets());
   const size_t planes = batch.planes.size() / batch.size;
   const size_t points = batch.policy_target.size() / batch.size;
   auto copy = [&](const std::vector<float>& from, std::vector<float>& to,
