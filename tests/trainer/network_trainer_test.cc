@@ -23,6 +23,7 @@ namespace {
 
 using ::renju::testing::AuxNetworkConfig;
 using ::renju::testing::FixedBatch;
+using ::renju::testing::FixedBatchInEncoding;
 using ::renju::testing::MaxDifference;
 using ::renju::testing::TempDir;
 using ::renju::testing::TestNetworkConfig;
