@@ -15,14 +15,18 @@ namespace fs = std::filesystem;
 
 TEST(ConfigTest, EveryConfigInTheRepositoryIsValid) {
   int n = 0;
-  for (const auto& entry :
-       fs::directory_iterator(fs::path(RENJU_SOURCE_DIR) / "configs")) {
-    if (entry.path().extension() != ".textproto") continue;
-    absl::StatusOr<pb::RunConfig> config = LoadRunConfig(entry.path().string());
-    EXPECT_TRUE(config.ok()) << config.status();
-    ++n;
+  // configs/ and the benchmarks' anchors (bench/strength.sh).
+  for (const char* folder : {"configs", "bench"}) {
+    for (const auto& entry :
+         fs::directory_iterator(fs::path(RENJU_SOURCE_DIR) / folder)) {
+      if (entry.path().extension() != ".textproto") continue;
+      absl::StatusOr<pb::RunConfig> config =
+          LoadRunConfig(entry.path().string());
+      EXPECT_TRUE(config.ok()) << entry.path() << ": " << config.status();
+      ++n;
+    }
   }
-  EXPECT_GE(n, 1);
+  EXPECT_GE(n, 2);
 }
 
 TEST(ConfigTest, DefaultsComeFromTheSchema) {
