@@ -148,11 +148,16 @@ void Worker::PollModels() {
 }
 
 void Worker::FollowPacing() {
-  // Often enough that a paused fleet resumes within a fraction of a
-  // training step's worth of time; an unreachable trainer does not pause.
-  constexpr int64_t kPollMs = 500;
+  // While paused, often enough that the fleet resumes within a fraction of
+  // a training step's worth of time; otherwise as often as it looks for
+  // models, since a late pause only lets the lead run a little over (and
+  // the trainer's SQLite answers every poll). An unreachable trainer does
+  // not pause.
+  constexpr int64_t kPausedPollMs = 500;
+  const int64_t running_poll_ms = 1000LL * config_.selfplay().model_poll_seconds();
   bool was_paused = false;
-  while (SleepUnlessStopped(kPollMs, &stop_)) {
+  while (SleepUnlessStopped(was_paused ? kPausedPollMs : running_poll_ms,
+                            &stop_)) {
     absl::StatusOr<pb::TrainerStatus> status = client_->GetStatus();
     const bool paused = status.ok() && status->selfplay_paused();
     paused_ = paused;

@@ -537,8 +537,11 @@ void TrainingLoop::FillStatus(pb::TrainerStatus* status) const {
   const int64_t stored = status->total_positions();
   const double consumed =
       static_cast<double>(s.samples_trained) / options_.samples_per_position;
+  // Never while the loop waits for games: a lead smaller than one batch's
+  // worth of positions would otherwise leave both sides waiting.
   status->set_selfplay_paused(
-      options_.selfplay_lead_positions > 0 && stored >= options_.min_positions &&
+      options_.selfplay_lead_positions > 0 && !s.waiting_for_games &&
+      stored >= options_.min_positions &&
       static_cast<double>(stored) - consumed >
           static_cast<double>(options_.selfplay_lead_positions));
 }

@@ -163,7 +163,8 @@ class TrainingLoop {
                    absl::Duration timeout) const;
   // Adds window size, step, losses and samples trained to a TrainerStatus
   // reply whose total_positions is set, and decides selfplay_paused from
-  // them.
+  // them: true while the stored positions lead what training consumed by
+  // more than selfplay_lead_positions, unless the loop is waiting for games.
   void FillStatus(pb::TrainerStatus* status) const;
 
   // The network being trained, for tests and tools; not while Start()ed.

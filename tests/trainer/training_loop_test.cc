@@ -218,6 +218,10 @@ TEST_F(TrainingLoopTest, AsksSelfplayToPauseWhileTrainingLagsBehind) {
   // Training catches up and the pause ends.
   TrainUntilWaiting(*loop);
   EXPECT_FALSE(paused(positions));
+  // A loop waiting for games never pauses self-play, even when the lead is
+  // smaller than what one batch consumes (else both would wait forever).
+  ASSERT_TRUE(loop->GetStatus().waiting_for_games);
+  EXPECT_FALSE(paused(positions + 100));
 
   // Below min_positions training cannot start, so self-play never waits.
   options.run_dir = dir_ / "fresh";
