@@ -111,11 +111,15 @@ void Publisher::PlayAnchorMatches() {
     for (int i = 0; i < arena.anchors_size(); ++i) {
       const std::string& name = arena.anchors(i).name();
       if (played.count({model.generation, name})) continue;
+      if (failed_anchors_.count(name)) continue;
       if (stop_ != nullptr && stop_->load()) return;
       absl::Status s = PlayAnchorMatch(model, i, player, anchors[i]);
-      if (!s.ok()) {
+      if (!s.ok() && !(stop_ != nullptr && stop_->load())) {
+        failed_anchors_.insert(name);
         RENJU_LOG(WARNING) << "generation " << model.generation
-                           << " did not play anchor " << name << ": " << s;
+                           << " did not play anchor " << name << ": " << s
+                           << "; this trainer will not try " << name
+                           << " again until it restarts";
       }
     }
   }

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "absl/status/status.h"
@@ -58,6 +59,11 @@ class Publisher {
   GameStore* const store_;
   MatchStore* const matches_;
   const std::atomic<bool>* const stop_;
+  // Anchors whose player could not be built or whose match failed: this
+  // process does not try them again (an engine that cannot start would
+  // otherwise cost its start-up allowance at every publish); a restarted
+  // trainer does.
+  std::set<std::string> failed_anchors_;
 };
 
 // Milliseconds since the Unix epoch, for registry and match timestamps.
