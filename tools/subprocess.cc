@@ -138,8 +138,10 @@ void Subprocess::Kill() {
 
 double Subprocess::CpuSeconds() const {
   if (pid_ <= 0) return final_cpu_seconds_;
-  // /proc/<pid>/stat: fields 14 and 15 are utime and stime in clock ticks;
-  // field 2, the command name, is parenthesised and may hold spaces.
+  // /proc/<pid>/stat: fields 14 to 17 are utime, stime and the same for
+  // the children it has reaped (e.g. a trainer's anchor engines), in clock
+  // ticks, as wait4 counts them once this process is reaped; field 2, the
+  // command name, is parenthesised and may hold spaces.
   std::ifstream in(absl::StrCat("/proc/", pid_, "/stat"));
   std::string text((std::istreambuf_iterator<char>(in)),
                    std::istreambuf_iterator<char>());
@@ -149,7 +151,7 @@ double Subprocess::CpuSeconds() const {
   std::string field;
   double ticks = 0;
   // Field 3 (the state) is the first after the name.
-  for (int i = 3; i <= 15 && fields >> field; ++i) {
+  for (int i = 3; i <= 17 && fields >> field; ++i) {
     if (i >= 14) ticks += std::strtod(field.c_str(), nullptr);
   }
   return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));

@@ -38,8 +38,9 @@ class Subprocess {
   void Kill();
   pid_t pid() const { return pid_; }
   const std::string& name() const { return name_; }
-  // CPU time (user + system, all threads) the process has used so far, or
-  // in all once it has been reaped: what a run's CPU budget counts.
+  // CPU time (user + system, all threads, and its children once it has
+  // reaped them) the process has used so far, or in all once it has been
+  // reaped: what a run's CPU budget counts.
   double CpuSeconds() const;
 
  private:

@@ -136,11 +136,15 @@ class Launcher {
   int64_t DecidedGeneration();
   void StopAll();
   // CPU seconds of this run so far: earlier sessions (cpu_seconds.txt),
-  // children that exited, and the running children. Saves the total.
-  double RunCpuSeconds();
-  // Appends generation,cpu_seconds,wall_seconds for each generation newer
-  // than the last one noted.
-  void NoteGenerationCpu(int64_t generation, double wall_seconds);
+  // children that exited, and the running children.
+  double RunCpuSeconds() const;
+  // Saves RunCpuSeconds() to cpu_seconds.txt (once a poll of the main loop).
+  void SaveCpuSeconds(double seconds);
+  // Appends generation,cpu_seconds,wall_seconds for every generation newer
+  // than the last one noted, up to `latest`: generations published between
+  // two polls share the poll's figures.
+  void NoteGenerationCpu(int64_t latest, double cpu_seconds,
+                         double wall_seconds);
 
   const pb::RunConfig config_;
   const RunPaths paths_;
@@ -339,27 +343,32 @@ void Launcher::PrintRatings() {
   std::fflush(stdout);
 }
 
-double Launcher::RunCpuSeconds() {
+double Launcher::RunCpuSeconds() const {
   double total = cpu_seconds_before_ + cpu_seconds_exited_;
   if (trainer_.has_value()) total += trainer_->CpuSeconds();
   if (server_.has_value()) total += server_->CpuSeconds();
   for (const auto& w : workers_) {
     if (w.has_value()) total += w->CpuSeconds();
   }
-  // Best effort: losing it only restarts the count of a resumed run.
-  (void)WriteFileAtomically(paths_.cpu_seconds().string(),
-                            absl::StrFormat("%.1f\n", total));
   return total;
 }
 
-void Launcher::NoteGenerationCpu(int64_t generation, double wall_seconds) {
-  if (generation <= noted_generation_) return;
-  noted_generation_ = generation;
+void Launcher::SaveCpuSeconds(double seconds) {
+  // Best effort: losing it only restarts the count of a resumed run.
+  (void)WriteFileAtomically(paths_.cpu_seconds().string(),
+                            absl::StrFormat("%.1f\n", seconds));
+}
+
+void Launcher::NoteGenerationCpu(int64_t latest, double cpu_seconds,
+                                 double wall_seconds) {
+  if (latest <= noted_generation_) return;
   const bool fresh = !fs::exists(paths_.generations_cpu());
   std::ofstream out(paths_.generations_cpu(), std::ios::app);
   if (fresh) out << "generation,cpu_seconds,wall_seconds\n";
-  out << absl::StrFormat("%d,%.1f,%.1f\n", generation, RunCpuSeconds(),
-                         wall_seconds);
+  for (int64_t g = noted_generation_ + 1; g <= latest; ++g) {
+    out << absl::StrFormat("%d,%.1f,%.1f\n", g, cpu_seconds, wall_seconds);
+  }
+  noted_generation_ = latest;
   if (!out) {
     RENJU_LOG(WARNING) << "cannot append to "
                        << paths_.generations_cpu().string();
@@ -418,7 +427,10 @@ absl::Status Launcher::Run() {
     absl::StatusOr<pb::TrainerStatus> now = client_->GetStatus();
     if (now.ok()) {
       status = *now;
-      NoteGenerationCpu(status.latest_generation(), progress.elapsed_seconds());
+      const double cpu_seconds = RunCpuSeconds();
+      SaveCpuSeconds(cpu_seconds);
+      NoteGenerationCpu(status.latest_generation(), cpu_seconds,
+                        progress.elapsed_seconds());
       // A generation counts once its match decided it (not "candidate").
       const int64_t decided = DecidedGeneration();
       if (decided > shown_generation) {
@@ -430,7 +442,7 @@ absl::Status Launcher::Run() {
         final_generation_ = decided;
         break;
       }
-      if (cpu_budget_seconds_ > 0 && RunCpuSeconds() >= cpu_budget_seconds_) {
+      if (cpu_budget_seconds_ > 0 && cpu_seconds >= cpu_budget_seconds_) {
         final_generation_ = status.latest_generation();
         progress.Finish(ProgressText(status, progress.elapsed_seconds()));
         std::printf("cpu budget of %.1f minutes spent at generation %lld\n",
@@ -447,12 +459,15 @@ absl::Status Launcher::Run() {
   if (server_.has_value()) server_->Stop();
   if (interrupted) {
     trainer_->Stop(30000);
+    SaveCpuSeconds(RunCpuSeconds());  // the stopped children's final figures
     return absl::CancelledError(absl::StrCat(
         "interrupted; continue with: renju train --resume ",
         paths_.root.string()));
   }
   absl::Status match = FinalMatch();
   trainer_->Stop(30000);
+  const double cpu_seconds = RunCpuSeconds();  // the final match not included
+  SaveCpuSeconds(cpu_seconds);
   if (!match.ok()) return match;
   std::printf("done: %lld generations, %lld games, %lld training steps in %s"
               " (%.1f CPU minutes in all)\n"
@@ -461,7 +476,7 @@ absl::Status Launcher::Run() {
               static_cast<long long>(status.total_games()),
               static_cast<long long>(status.training_step()),
               FormatDuration(progress.elapsed_seconds()).c_str(),
-              RunCpuSeconds() / 60, paths_.root.string().c_str());
+              cpu_seconds / 60, paths_.root.string().c_str());
   return absl::OkStatus();
 }
 
@@ -508,6 +523,13 @@ int Train(const Argv& argv) {
     // The trainer checks this too, but only after the run folder exists.
     if (absl::Status s = CheckAnchorFiles(config->arena()); !s.ok()) {
       return Fail(s);
+    }
+    // The run folder's config must work from wherever the run is resumed.
+    for (pb::AnchorPlayer& anchor : *config->mutable_arena()->mutable_anchors()) {
+      if (anchor.has_model() && !anchor.model().path().empty()) {
+        anchor.mutable_model()->set_path(
+            fs::absolute(anchor.model().path()).lexically_normal().string());
+      }
     }
     paths.root = args.GetString("run-dir").empty() ? DefaultRunDir(*config)
                                                   : args.GetString("run-dir");

@@ -91,17 +91,25 @@ double CpuSecondsOfRun(const fs::path& run) {
 TEST(LauncherTest, CpuBudgetEndsTheRunAndCountsOnAfterResume) {
   const fs::path run = TempDir("train_cpu");
   const std::string log = run.string() + ".log";
-  ASSERT_EQ(RunShell(absl::StrCat(kRenju, " train --config ", kConfig,
-                                  " --run-dir ", run.string(),
-                                  " --generations 100000 --cpu-minutes 0.1",
-                                  " --override 'launcher { final_match_games: 0 }'",
-                                  " > ", log, " 2>&1")),
-            0)
+  // From the source folder, with an anchor checkpoint named relative to it.
+  ASSERT_EQ(
+      RunShell(absl::StrCat(
+          "cd ", RENJU_SOURCE_DIR, " && ", kRenju, " train --config ", kConfig,
+          " --run-dir ", run.string(), " --generations 100000 --cpu-minutes 0.1",
+          " --override 'launcher { final_match_games: 0 } arena { anchors {",
+          " name: \"g3\" model { path: \"tests/data/tiny-gen3.model\"",
+          " visits: 1 } elo: 0 } anchor_games: 2 }' > ", log, " 2>&1")),
+      0)
       << *ReadFile(log);
-  // The override is part of the run's config, which a resume keeps.
-  EXPECT_NE(ReadFile((run / "config.textproto").string())
-                ->find("final_match_games: 0"),
-            std::string::npos);
+  // The override is part of the run's config, which a resume keeps, and
+  // the anchor's path there no longer depends on where the run started.
+  const std::string saved = *ReadFile((run / "config.textproto").string());
+  EXPECT_NE(saved.find("final_match_games: 0"), std::string::npos) << saved;
+  EXPECT_NE(saved.find(absl::StrCat("path: \"",
+                                    fs::path(RENJU_SOURCE_DIR).lexically_normal().string(),
+                                    "/tests/data/tiny-gen3.model\"")),
+            std::string::npos)
+      << saved;
   EXPECT_NE(ReadFile(log)->find("cpu budget of 0.1 minutes spent at generation"),
             std::string::npos)
       << *ReadFile(log);
