@@ -17,6 +17,13 @@ int64_t NowUnixMs() {
       .count();
 }
 
+// Target probabilities below this are dropped and the rest renormalised.
+// Visit-share targets never have any (1/visits is far larger); the Gumbel
+// root's improved policy gives every legal point some mass, and keeping
+// about 200 near-zero entries a ply would multiply the size of records,
+// uploads and the replay window for no signal.
+constexpr float kMinTargetProbability = 1e-3f;
+
 void RecordTarget(const SearchResult& result, int size, pb::SearchTarget* t) {
   t->set_root_win(result.win);
   t->set_root_draw(result.draw);
@@ -24,10 +31,14 @@ void RecordTarget(const SearchResult& result, int size, pb::SearchTarget* t) {
   t->set_visits(static_cast<int32_t>(result.total_visits));
   t->set_full_search(result.full_search);
   if (!result.full_search) return;
+  double kept = 0;
+  for (float p : result.policy_target) {
+    if (p >= kMinTargetProbability) kept += p;
+  }
   for (int i = 0; i < static_cast<int>(result.policy_target.size()); ++i) {
-    if (result.policy_target[i] > 0) {
+    if (result.policy_target[i] >= kMinTargetProbability) {
       t->add_policy_points(i);
-      t->add_policy_probs(result.policy_target[i]);
+      t->add_policy_probs(static_cast<float>(result.policy_target[i] / kept));
     }
   }
   // A root with only a pass has no point target: keep it a value target.
