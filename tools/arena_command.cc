@@ -294,6 +294,9 @@ int RateAgainstAnchors(const pb::RunConfig& config, const Args& args) {
   if (!args.IsSet("games")) {
     options->max_games = anchors->arena().anchor_games();
   }
+  // Every anchor match plays its full length, as the trainer's do: an SPRT
+  // stop would rate A on fewer games against one anchor than another.
+  options->sprt.reset();
   PlayerFactory factory(config, args);
   absl::StatusOr<std::unique_ptr<ArenaPlayer>> a =
       factory.Make(args.GetString("a"));
