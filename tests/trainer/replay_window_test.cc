@@ -3,6 +3,7 @@
 // that follow the board under each of the 8 symmetries.
 #include "trainer/replay_window.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
@@ -332,6 +333,39 @@ TEST(ReplayWindowTest, OpponentPolicyIsTheNextPlysTarget) {
   plain.Sample(8, 1, batch);
   EXPECT_FALSE(batch.has_aux_targets());
   EXPECT_TRUE(batch.opponent_policy_target.empty());
+}
+
+// The two switches together: a version-2 window with auxiliary targets
+// writes the version-2 planes and the same targets, auxiliary ones
+// included, as a version-1 window does.
+TEST(ReplayWindowTest, AuxTargetsAndVersionTwoPlanesTogether) {
+  const int size = 15;
+  ReplayWindow v1(size, AuxParams(), 1);
+  ReplayWindow v2(size, AuxParams(), 2);
+  ASSERT_TRUE(v1.AddGame(1, AuxTargetGame()).ok());
+  ASSERT_TRUE(v2.AddGame(1, AuxTargetGame()).ok());
+  TrainingBatch a, b;
+  a.Reset(4, size, 1, true);
+  b.Reset(4, size, 2, true);
+  for (Symmetry s : {Symmetry{0}, Symmetry{5}}) {
+    for (int row = 0; row < 4; ++row) {
+      v1.WritePosition(row, s, row, a);
+      v2.WritePosition(row, s, row, b);
+    }
+    EXPECT_EQ(a.policy_target, b.policy_target);
+    EXPECT_EQ(a.wdl_target, b.wdl_target);
+    EXPECT_EQ(a.opponent_policy_target, b.opponent_policy_target);
+    EXPECT_EQ(a.opponent_policy_weight, b.opponent_policy_weight);
+    EXPECT_EQ(a.short_value_target, b.short_value_target);
+    // Version 2 begins with version 1's planes, row by row.
+    const size_t f1 = EncodedSize(size, 1), f2 = EncodedSize(size, 2);
+    for (size_t row = 0; row < 4; ++row) {
+      EXPECT_TRUE(std::equal(a.planes.begin() + row * f1,
+                             a.planes.begin() + (row + 1) * f1,
+                             b.planes.begin() + row * f2))
+          << "row " << row;
+    }
+  }
 }
 
 // T_t = sum_k (1 - lambda) lambda^k F^k(r_{t+k}) + lambda^(L-t) z_t, summed
