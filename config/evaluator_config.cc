@@ -1,6 +1,7 @@
 #include "config/evaluator_config.h"
 
 #include "config/config.h"
+#include "nn/checkpoint.h"
 
 namespace renju {
 
@@ -27,6 +28,25 @@ absl::StatusOr<std::unique_ptr<EvaluatorStack>> CreateEvaluatorStack(
       ToEvaluatorStackOptions(config, evaluator);
   if (!options.ok()) return options.status();
   return EvaluatorStack::Create(*options, checkpoint, seed);
+}
+
+absl::Status AdoptCheckpointNetwork(const std::string& checkpoint,
+                                    pb::RunConfig* config) {
+  absl::StatusOr<Checkpoint> read = ReadCheckpoint(checkpoint);
+  if (!read.ok()) return read.status();
+  const NetworkConfig& n = read->info.config;
+  config->set_board_size(n.board_size);
+  pb::NetworkShape* shape = config->mutable_network();
+  shape->set_blocks(n.blocks);
+  shape->set_channels(n.channels);
+  shape->set_global_pool_every(n.global_pool_every);
+  shape->set_global_pool_channels(n.global_pool_channels);
+  shape->set_policy_channels(n.policy_channels);
+  shape->set_value_channels(n.value_channels);
+  shape->set_value_hidden(n.value_hidden);
+  shape->set_aux_heads(n.aux_heads);
+  shape->set_encoding_version(n.encoding_version);
+  return absl::OkStatus();
 }
 
 }  // namespace renju

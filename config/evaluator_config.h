@@ -24,6 +24,13 @@ absl::StatusOr<std::unique_ptr<EvaluatorStack>> CreateEvaluatorStack(
     const pb::RunConfig& config, const pb::EvaluatorConfig& evaluator,
     const std::string& checkpoint, uint64_t seed);
 
+// Sets `config`'s board size and network shape (encoding version included)
+// to the checkpoint's, so a model played without a config that names its
+// shape (the shipped default model, `--model` without `--config`) loads
+// whatever its architecture. Errors name the file.
+absl::Status AdoptCheckpointNetwork(const std::string& checkpoint,
+                                    pb::RunConfig* config);
+
 }  // namespace renju
 
 #endif  // RENJU_CONFIG_EVALUATOR_CONFIG_H_

@@ -11,23 +11,24 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "config/config.h"
+#include "config/evaluator_config.h"
 #include "gomocup/gomocup_protocol.h"
 #include "gomocup/search_brain.h"
 #include "tools/command_util.h"
+#include "tools/default_model.h"
 
 namespace renju::commands {
 namespace {
 
 // A file named `name` in the folder of the running binary, if there is one:
-// managers start engines from their own folder, so weights and config
-// travel beside pbrain-renju.
+// managers start engines from their own folder, so a config travels beside
+// pbrain-renju.
 std::string BesideBinary(const std::string& name) {
-  char buffer[4096];
-  const ssize_t n = readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
-  if (n <= 0) return "";
-  std::string path(buffer, static_cast<size_t>(n));
-  path = path.substr(0, path.rfind('/') + 1) + name;
+  const std::string folder = BinaryFolder();
+  if (folder.empty()) return "";
+  const std::string path = folder + name;
   return access(path.c_str(), R_OK) == 0 ? path : "";
 }
 
@@ -45,11 +46,25 @@ absl::StatusOr<std::unique_ptr<GomocupBrain>> MakeBrain(const Args& args) {
                             : LoadRunConfig(config_path);
     if (!config.ok()) return config.status();
     std::string model = args.GetString("model");
-    if (model.empty()) model = BesideBinary("renju.model");
     if (model.empty()) {
-      std::fprintf(stderr,
-                   "gomocup: no --model and no renju.model beside the binary: "
-                   "playing a fresh, untrained network\n");
+      model = FindDefaultModel(BinaryFolder());
+      if (model.empty()) {
+        std::fprintf(
+            stderr,
+            "gomocup: no --model and no default model (looked for %s): "
+            "playing a fresh, untrained network\n",
+            absl::StrJoin(DefaultModelCandidates(BinaryFolder()), ", ")
+                .c_str());
+      } else {
+        std::fprintf(stderr, "gomocup: playing the default model %s\n",
+                     model.c_str());
+      }
+    }
+    // No config names the network's shape: the checkpoint's own applies.
+    if (config_path.empty() && !model.empty()) {
+      if (absl::Status s = AdoptCheckpointNetwork(model, &*config); !s.ok()) {
+        return s;
+      }
     }
     return MakeSearchBrain(*config, model, seed);
   }
@@ -82,11 +97,13 @@ int Gomocup(const Argv& argv) {
                  "no search) or search (MCTS with the network)");
   args.AddString("model", "",
                  "--brain search: checkpoint to play (default: renju.model "
-                 "beside the binary, else a fresh, weak network)");
+                 "beside the binary, else the shipped default model, else a "
+                 "fresh, untrained network)");
   args.AddString("config", "",
                  "--brain search: run config whose network shape and server "
                  "search/evaluator settings apply (default: renju.textproto "
-                 "beside the binary, else the schema's defaults)");
+                 "beside the binary, else the schema's defaults with the "
+                 "model's own network shape)");
   args.AddString("rule", "freestyle",
                  "renju, standard or freestyle until the manager sends INFO "
                  "rule");

@@ -1,12 +1,18 @@
 // `renju serve`: the inference server (inference/inference_server.h) on a
 // gRPC port, with the standard health service. It serves a checkpoint
-// (--model) or the trainer's best model (--trainer), switching to each new
-// best as the trainer registers it. Prints "listening on HOST:PORT" once it
+// (--model; without it or --trainer, the shipped default model,
+// tools/default_model.h) or the trainer's best model (--trainer), switching
+// to each new best as the trainer registers it. Prints "listening on HOST:PORT" once it
 // serves, so a launcher or test can ask for port 0 and read the port back.
+#include <cstdio>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "config/config.h"
+#include "config/evaluator_config.h"
 #include "inference/inference_server.h"
 #include "tools/command_util.h"
+#include "tools/default_model.h"
 
 namespace renju::commands {
 namespace {
@@ -34,10 +40,14 @@ int Serve(const Argv& argv) {
             "(search), Evaluate (raw network) and ListModels, plus the "
             "standard health service. Give --model PATH, or --trainer "
             "HOST:PORT to serve the trainer's best model and switch to each "
-            "new one. Prints \"listening on HOST:PORT\" once ready.");
-  args.AddString("config", "configs/tiny.textproto",
-                 "run config (text proto); its `server` part applies");
-  args.AddString("model", "", "checkpoint to serve");
+            "new one; with neither, the shipped default model. Prints \"listening on HOST:PORT\" once ready.");
+  args.AddString("config", "",
+                 "run config (text proto); its `server` part applies "
+                 "(default: the schema's defaults with the model's own "
+                 "network shape)");
+  args.AddString("model", "",
+                 "checkpoint to serve (default without --trainer: the "
+                 "shipped default model)");
   args.AddString("trainer", "", "trainer HOST:PORT whose best model to serve");
   args.AddString("trainer-token", "", "worker token for the trainer");
   args.AddString("tls-root-cert", "", "PEM file to verify the trainer's TLS");
@@ -53,16 +63,35 @@ int Serve(const Argv& argv) {
   args.AddString("token", "", "require this bearer token from clients");
   args.AddInt("seed", 1, 0, INT64_MAX, "seed of the searches' randomness");
   if (int code = ParseOrExit(args, argv); code >= 0) return code;
-  const bool has_model = !args.GetString("model").empty();
-  const bool has_trainer = !args.GetString("trainer").empty();
-  if (has_model == has_trainer) {
+  InferenceServerOptions options = ServerOptionsOf(args);
+  if (!options.model.empty() && !options.trainer.address.empty()) {
     return Fail(absl::InvalidArgumentError(
-        "serve: give exactly one of --model PATH and --trainer HOST:PORT"));
+        "serve: give one of --model PATH and --trainer HOST:PORT, not both"));
   }
+  if (options.model.empty() && options.trainer.address.empty()) {
+    options.model = FindDefaultModel(BinaryFolder());
+    if (options.model.empty()) {
+      return Fail(absl::NotFoundError(absl::StrCat(
+          "serve: no --model, no --trainer, and no default model (looked "
+          "for ",
+          absl::StrJoin(DefaultModelCandidates(BinaryFolder()), ", "), ")")));
+    }
+    std::fprintf(stderr, "serve: serving the default model %s\n",
+                 options.model.c_str());
+  }
+  const std::string config_path = args.GetString("config");
   absl::StatusOr<pb::RunConfig> config =
-      LoadRunConfig(args.GetString("config"));
+      config_path.empty() ? ParseRunConfig("", "built-in defaults")
+                          : LoadRunConfig(config_path);
   if (!config.ok()) return Fail(config.status());
-  absl::Status status = RunInferenceServer(*config, ServerOptionsOf(args));
+  // No config names the network's shape: the checkpoint's own applies.
+  if (config_path.empty() && !options.model.empty()) {
+    if (absl::Status s = AdoptCheckpointNetwork(options.model, &*config);
+        !s.ok()) {
+      return Fail(s);
+    }
+  }
+  absl::Status status = RunInferenceServer(*config, options);
   if (absl::IsCancelled(status)) return 130;
   if (!status.ok()) return Fail(status);
   return 0;

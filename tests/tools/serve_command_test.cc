@@ -13,6 +13,7 @@
 
 #include "gomocup/search_brain.h"
 #include "gtest/gtest.h"
+#include "nn/checkpoint.h"
 #include "tests/inference/serve_test_util.h"
 #include "tests/tools/run_command.h"
 
@@ -137,12 +138,30 @@ TEST_F(ServeCommandTest, SuggestAndSelfplayTalkToTheRealServer) {
   EXPECT_EQ(server.Stop(), 0);
 }
 
-TEST_F(ServeCommandTest, ServeNeedsAModelOrATrainer) {
-  testing::CommandResult neither =
-      testing::RunRenju("serve --config " + config_path_ + " 2>&1");
-  EXPECT_EQ(neither.exit_code, 1);
-  EXPECT_NE(neither.out.find("exactly one of --model"), std::string::npos)
-      << neither.out;
+TEST_F(ServeCommandTest, ServeTakesAModelOrATrainerNotBoth) {
+  testing::CommandResult both = testing::RunRenju(
+      "serve --config " + config_path_ + " --model " + model_ +
+      " --trainer 127.0.0.1:1 2>&1");
+  EXPECT_EQ(both.exit_code, 1);
+  EXPECT_NE(both.out.find("not both"), std::string::npos) << both.out;
+}
+
+// Neither --model nor --trainer nor --config: the shipped model, with its
+// own network shape, answers `renju suggest`.
+TEST_F(ServeCommandTest, ServeWithoutAModelServesTheDefaultModel) {
+  ServeProcess server({"--listen", "127.0.0.1:0"});
+  ASSERT_FALSE(server.address().empty());
+  absl::StatusOr<Checkpoint> shipped = ReadCheckpoint(
+      std::string(RENJU_BINARY_DIR) + "/share/renju/default.model");
+  ASSERT_TRUE(shipped.ok()) << shipped.status();
+  testing::CommandResult suggest = testing::RunRenju(
+      "suggest --json --server " + server.address() +
+      " --moves h8 --visits 16");
+  ASSERT_EQ(suggest.exit_code, 0) << suggest.out;
+  const nlohmann::json answer = nlohmann::json::parse(suggest.out);
+  EXPECT_EQ(answer["model_generation"], shipped->info.generation);
+  EXPECT_GT(shipped->info.generation, 0);
+  EXPECT_EQ(server.Stop(), 0);
 }
 
 TEST_F(ServeCommandTest, SearchBrainNeverBlocksOnAForbiddenPoint) {
