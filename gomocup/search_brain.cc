@@ -6,6 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "base/logging.h"
 #include "config/config.h"
 #include "config/evaluator_config.h"
@@ -121,8 +123,19 @@ absl::StatusOr<Move> SearchBrain::ChooseMove(Game& game,
         absl::StrCat("the network plays ", board_size_, "x", board_size_,
                      ", not ", game.size(), "x", game.size()));
   }
-  const SearchParams params = ParamsFor(limits);
+  const absl::Time begin = absl::Now();
+  SearchParams params = ParamsFor(limits);
   Search& search = SearchFor(game, params, options_.reuse_tree || pondered_);
+  // The move's clock started before the tree was advanced (freeing the
+  // rest of a big tree takes a while): the search gets what is left.
+  const int64_t spent_ms = absl::ToInt64Milliseconds(absl::Now() - begin);
+  MoveLimits left = limits;
+  if (limits.budget_ms > 0 && spent_ms > 0) {
+    left.budget_ms = std::max<int64_t>(limits.budget_ms - spent_ms, 1);
+    left.optimum_ms = std::max<int64_t>(limits.optimum_ms - spent_ms, 1);
+    params.max_time_ms = left.budget_ms;
+    search.SetParams(params);
+  }
   const int64_t pondered = pondered_ ? ponder_playouts_ : 0;
   pondered_ = false;
   Random rng(seed_, moves_++);
@@ -130,7 +143,7 @@ absl::StatusOr<Move> SearchBrain::ChooseMove(Game& game,
   if (stop != nullptr) stoppers.Add(std::make_unique<FlagStopper>(stop));
   if (limits.stop_when_settled) {
     stoppers.Add(std::make_unique<TimeBudgetStopper>(
-        limits.optimum_ms, limits.budget_ms, params.max_visits));
+        left.optimum_ms, left.budget_ms, params.max_visits));
   }
   RunOptions options;
   options.stopper = &stoppers;

@@ -38,7 +38,7 @@ struct MoveTime {
   int64_t maximum_ms = 0;  // >= optimum_ms; 0: as fast as possible
 };
 
-// The reserve kept back from a turn limit of `turn_ms`: 30 ms plus 5%.
+// The reserve kept back from a turn limit of `turn_ms`: 50 ms plus 10%.
 int64_t TurnReserveMs(int64_t turn_ms);
 
 // The time for the engine's move at 0-based `ply` of the game. Never
