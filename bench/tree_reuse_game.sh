@@ -62,7 +62,7 @@ read_move() {
   echo "an engine exited" >&2
   exit 1
 }
-field() { local f; for f in $summary; do [[ $f == "$1"=* ]] && echo "${f#*=}"; done; }
+field() { local f; for f in $summary; do if [[ $f == "$1"=* ]]; then echo "${f#*=}"; fi; done; }
 
 for fd in 3 5; do
   printf 'START 15\nINFO rule 4\nINFO timeout_turn %s\nINFO thread_num %s\nINFO pondering %s\n' \
