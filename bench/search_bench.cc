@@ -5,6 +5,9 @@
 //                                             once (one Search per thread)
 //   BM_SearchPlayoutsGumbel/<evaluator>/...   the same with the Gumbel root
 //                                             (16 considered moves)
+//   BM_SearchThreads/<evaluator>/<N>          playouts/s of one search on one
+//                                             tree with N threads (virtual
+//                                             loss), as the engine plays
 //   BM_VcfSolver                              solver nodes/s on the puzzle set
 //
 // The search overhead is BM_SearchPlayouts items_per_second divided by
@@ -169,6 +172,29 @@ void BM_SearchPlayouts(benchmark::State& state, int evaluator_index,
   state.SetItemsProcessed(playouts);
 }
 
+// One game at a time, searched by state.range(0) threads on one tree: the
+// Gomocup engine's INFO thread_num and the server's search.threads.
+void BM_SearchThreads(benchmark::State& state, int evaluator_index) {
+  Evaluator& evaluator = SharedEvaluator(evaluator_index);
+  const std::vector<Game>& positions = SearchPositions();
+  SearchParams params;
+  params.max_visits = 4 * kSearchVisits;
+  params.num_threads = static_cast<int>(state.range(0));
+  Random rng(1);
+  size_t i = 0;
+  int64_t playouts = 0;
+  for (auto _ : state) {
+    Search search(params, evaluator, positions[i++ % positions.size()]);
+    absl::StatusOr<SearchResult> r = search.Run(rng);
+    if (!r.ok()) {
+      state.SkipWithError("search failed");
+      break;
+    }
+    playouts += r->playouts;
+  }
+  state.SetItemsProcessed(playouts);
+}
+
 void BM_VcfSolver(benchmark::State& state) {
   std::vector<Game> puzzles = VcfPuzzles();
   VcfSolver solver;
@@ -206,6 +232,13 @@ void RegisterEvaluatorBenchmarks() {
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);
     }
+    benchmark::RegisterBenchmark(("BM_SearchThreads/" + name).c_str(),
+                                 BM_SearchThreads, i)
+        ->Arg(1)
+        ->Arg(2)
+        ->Arg(4)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
     // One game and many: the root's own cost, and batching.
     for (int threads : {1, 16}) {
       benchmark::RegisterBenchmark(("BM_SearchPlayoutsGumbel/" + name).c_str(),

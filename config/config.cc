@@ -288,6 +288,15 @@ void CheckServer(Checker& c, const pb::ServerConfig& s) {
   c.Range("server.max_evaluate_positions", s.max_evaluate_positions(), 1, 4096);
   c.Range("server.max_candidates", s.max_candidates(), 1, 225);
   c.Range("server.model_poll_seconds", s.model_poll_seconds(), 1, 3600);
+  c.Range("server.tree_cache_trees", s.tree_cache_trees(), 0, 1024);
+  c.Range("server.tree_cache_seconds", s.tree_cache_seconds(), 1, 86400);
+  c.Range<int64_t>("server.tree_cache_visits", s.tree_cache_visits(), 1,
+                   100000000);
+}
+
+void CheckGomocup(Checker& c, const pb::GomocupConfig& g) {
+  c.Range<int64_t>("gomocup.ponder_max_visits", g.ponder_max_visits(), 1,
+                   100000000);
 }
 
 }  // namespace
@@ -358,6 +367,7 @@ absl::Status ValidateRunConfig(const pb::RunConfig& config) {
   CheckTrainer(c, config.trainer());
   CheckArena(c, config.arena());
   CheckServer(c, config.server());
+  CheckGomocup(c, config.gomocup());
   const pb::LauncherConfig& l = config.launcher();
   c.Range("launcher.workers", l.workers(), 1, 64);
   c.Range("launcher.generations", l.generations(), 1, 100000);

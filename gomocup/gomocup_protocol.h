@@ -12,7 +12,9 @@
 //     by one, keeps the game, asks the GomocupBrain for moves and writes
 //     every reply as one whole line through the caller's writer;
 //   - while the brain thinks, a watchdog raises the same stop flag when the
-//     move's time budget is spent.
+//     move's time budget is spent;
+//   - with INFO pondering 1 the brain goes on thinking in the background
+//     after each move; the session stops it before handling the next line.
 //
 // Coordinates: Gomocup writes a point as "x,y", 0-based, x the column from
 // the left and y the row counted from the TOP (research note, formats.md
@@ -24,7 +26,8 @@
 //   BOARD ... DONE, TAKEBACK x,y, INFO key value, ABOUT, END, and the
 //   Yixin-Board extensions YXBOARD ... DONE (set the position, no reply),
 //   YXSTOP / STOP (stop thinking), YXSHOWFORBID, INFO max_node, INFO
-//   thread_num. Anything else gets `UNKNOWN <what>`; a malformed or
+//   thread_num, INFO pondering (think on the opponent's time: after each
+//   move until the next command arrives). Anything else gets `UNKNOWN <what>`; a malformed or
 //   impossible command gets `ERROR <why>`. Neither ends the session.
 //
 // Details managers differ on:
@@ -83,8 +86,14 @@ struct MoveLimits {
   // Wall time the brain may use, already reduced by a safety margin. 0 means
   // "as fast as possible" (INFO timeout_turn 0, or no time left).
   int64_t budget_ms = 0;
+  // With time management (GomocupOptions::time_management): the time the
+  // brain aims at, <= budget_ms, and leave to stop as soon as its move
+  // cannot change (TimeBudgetStopper). Otherwise equal to budget_ms and
+  // false: the budget is spent.
+  int64_t optimum_ms = 0;
+  bool stop_when_settled = false;
   uint64_t max_nodes = 0;        // INFO max_node; 0 = no limit
-  int threads = 1;               // INFO thread_num
+  int threads = 0;               // INFO thread_num; 0 = the brain's default
   int64_t max_memory_bytes = 0;  // INFO max_memory; 0 = no limit
 };
 
@@ -98,6 +107,18 @@ class GomocupBrain {
   // under renju, not forbidden. `game` may be probed but must be restored.
   virtual absl::StatusOr<Move> ChooseMove(Game& game, const MoveLimits& limits,
                                           const std::atomic<bool>* stop) = 0;
+
+  // A line for the manager's log about the last ChooseMove (the protocol
+  // sends it as MESSAGE before the move), e.g. the search's visits; empty
+  // for none.
+  virtual std::string LastMoveSummary() const { return ""; }
+
+  // Pondering (INFO pondering 1): think about `game`, the position after
+  // the brain's own move, on the opponent's time, in the background, until
+  // StopPondering. `limits` are the last move's. The default does nothing.
+  virtual void StartPondering(const Game& game, const MoveLimits& limits) {}
+  // Returns once the pondering has stopped (promptly); nothing if none.
+  virtual void StopPondering() {}
 };
 
 // A fast player with no search: completes its own five if it can, else
@@ -124,6 +145,10 @@ struct GomocupOptions {
   Variant default_variant = Variant::kFreestyle;
   // Per-move time until the manager sends INFO timeout_turn.
   int64_t default_turn_ms = 5000;
+  // Plan each move's time with gomocup/time_manager.h (an optimum and a
+  // maximum, stopping once the move cannot change) instead of spending
+  // MoveBudgetMs whole.
+  bool time_management = false;
   // The ABOUT reply.
   std::string about =
       "name=\"renju-zero\", version=\"0.1\", author=\"renju-zero developers\", "

@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "base/logging.h"
+#include "gomocup/time_manager.h"
 #include "rules/forbidden.h"
 
 namespace renju {
@@ -50,7 +51,12 @@ GomocupSession::GomocupSession(GomocupBrain& brain,
 absl::Status GomocupSession::Run() {
   std::string line;
   int64_t index = 0;
-  while (!done_ && output_ok_ && input_.Pop(&line, &index)) Handle(line, index);
+  while (!done_ && output_ok_ && input_.Pop(&line, &index)) {
+    // Whatever the line asks, the brain's full attention goes to it.
+    brain_.StopPondering();
+    Handle(line, index);
+  }
+  brain_.StopPondering();
   if (!output_ok_) {
     return absl::UnavailableError("the manager no longer reads our replies");
   }
@@ -227,19 +233,23 @@ void GomocupSession::Think(int64_t index) {
   if (game_->no_five_ply() > 0 && game_->no_five_ply() == game_->ply()) {
     TellNoFive();
   }
-  const Move move = ChooseLegalMove(index);
+  const MoveLimits limits = Limits();
+  const Move move = ChooseLegalMove(index, limits);
   if (move.is_pass()) return Error("no legal point to play");
   RENJU_CHECK(game_->Play(move, ForbiddenMovePolicy::kLoses,
                           NoFivePolicy::kPlaysOn)
                   .ok());
   if (game_->no_five_ply() == game_->ply()) TellNoFive();
+  if (const std::string summary = brain_.LastMoveSummary(); !summary.empty()) {
+    Reply(absl::StrCat("MESSAGE ", summary));
+  }
   // Also after a YXSTOP or END cut the thinking short: the manager may be
   // waiting for this move, and if it has gone the line is simply lost.
   Reply(GomocupPointText(move.point(), size_));
+  if (pondering_ && !game_->over()) brain_.StartPondering(*game_, limits);
 }
 
-Move GomocupSession::ChooseLegalMove(int64_t index) {
-  const MoveLimits limits = Limits();
+Move GomocupSession::ChooseLegalMove(int64_t index, const MoveLimits& limits) {
   const absl::Time deadline =
       absl::Now() + absl::Milliseconds(limits.budget_ms);
   input_.BeginThinking(index);
@@ -262,7 +272,19 @@ Move GomocupSession::ChooseLegalMove(int64_t index) {
 
 MoveLimits GomocupSession::Limits() const {
   MoveLimits limits = info_limits_;
-  limits.budget_ms = MoveBudgetMs(timeout_turn_ms_, time_left_ms_);
+  if (options_.time_management) {
+    TimeControl control;
+    control.turn_ms = timeout_turn_ms_;
+    control.match_ms = timeout_match_ms_;
+    control.time_left_ms = time_left_ms_;
+    const MoveTime time = PlanMoveTime(control, game_->ply());
+    limits.budget_ms = time.maximum_ms;
+    limits.optimum_ms = time.optimum_ms;
+    limits.stop_when_settled = true;
+  } else {
+    limits.budget_ms = MoveBudgetMs(timeout_turn_ms_, time_left_ms_);
+    limits.optimum_ms = limits.budget_ms;
+  }
   return limits;
 }
 
@@ -281,6 +303,7 @@ void GomocupSession::HandleInfo(absl::string_view args) {
   if (key == "timeout_turn" || key == "timeout_match" || key == "max_memory") {
     if (!is_int || v < 0) return bad("a non-negative integer");
     if (key == "timeout_turn") timeout_turn_ms_ = v;
+    if (key == "timeout_match") timeout_match_ms_ = v;
     if (key == "max_memory") info_limits_.max_memory_bytes = v;
   } else if (key == "time_left") {
     if (!is_int) return bad("an integer (milliseconds)");
@@ -298,6 +321,9 @@ void GomocupSession::HandleInfo(absl::string_view args) {
   } else if (key == "thread_num") {
     if (!is_int || v < 1 || v > 1024) return bad("a thread count in 1..1024");
     info_limits_.threads = static_cast<int>(v);
+  } else if (key == "pondering") {
+    if (!is_int || v < 0 || v > 1) return bad("0 or 1");
+    pondering_ = v == 1;
   } else if (key == "game_type") {
     if (!is_int || v < 0 || v > 3) return bad("a game type in 0..3");
   }

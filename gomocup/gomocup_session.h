@@ -84,6 +84,7 @@ class GomocupSession {
 
   // Handles lines until END or the end of input. Errors only when the
   // output is gone.
+  // Stops any pondering before returning.
   absl::Status Run();
 
  private:
@@ -118,7 +119,7 @@ class GomocupSession {
   void Think(int64_t index);
   // A MESSAGE line: the game is drawn for want of a five (RULES.md §5).
   void TellNoFive();
-  Move ChooseLegalMove(int64_t index);
+  Move ChooseLegalMove(int64_t index, const MoveLimits& limits);
   MoveLimits Limits() const;
 
   void Reply(absl::string_view line);
@@ -137,7 +138,9 @@ class GomocupSession {
 
   // From INFO.
   int64_t timeout_turn_ms_;
+  std::optional<int64_t> timeout_match_ms_;
   std::optional<int64_t> time_left_ms_;
+  bool pondering_ = false;
   MoveLimits info_limits_;  // max_nodes, threads, max_memory_bytes
 
   Block block_ = Block::kNone;

@@ -166,6 +166,7 @@ void FillSuggestion(const SearchResult& result, int size, int num_candidates,
   response.set_visits(static_cast<int32_t>(result.total_visits));
   response.set_model_generation(generation);
   response.set_decided_by(DecidedBy(result));
+  response.set_reused_visits(static_cast<int32_t>(result.reused_visits));
 }
 
 std::string Prefixed(absl::string_view prefix, const absl::Status& status) {
@@ -245,6 +246,14 @@ InferenceService::InferenceService(const pb::RunConfig& config,
   const pb::EvaluatorConfig& evaluator = config_.server().evaluator();
   pool_ = std::make_unique<TaskPool>(
       std::min(256, evaluator.max_batch_size() * evaluator.server_threads()));
+  const pb::ServerConfig& server = config_.server();
+  if (server.tree_cache_trees() > 0) {
+    TreeCacheLimits limits;
+    limits.max_trees = server.tree_cache_trees();
+    limits.max_age = absl::Seconds(server.tree_cache_seconds());
+    limits.max_visits = server.tree_cache_visits();
+    tree_cache_ = std::make_unique<TreeCache>(limits);
+  }
 }
 
 InferenceService::~InferenceService() = default;
@@ -282,13 +291,14 @@ grpc::Status InferenceService::Suggest(grpc::ServerContext* context,
                                        pb::SuggestResponse* response) {
   if (grpc::Status s = CheckToken(*context); !s.ok()) return s;
   const std::shared_ptr<const ServedModel> model = this->model();
-  return RunSuggest(*context, *request, *model, *response);
+  return RunSuggest(*context, *request, model, *response);
 }
 
-grpc::Status InferenceService::RunSuggest(grpc::ServerContext& context,
-                                          const pb::SuggestRequest& request,
-                                          const ServedModel& model,
-                                          pb::SuggestResponse& response) {
+grpc::Status InferenceService::RunSuggest(
+    grpc::ServerContext& context, const pb::SuggestRequest& request,
+    const std::shared_ptr<const ServedModel>& served,
+    pb::SuggestResponse& response) {
+  const ServedModel& model = *served;
   absl::StatusOr<Game> game = ParsePosition(request.position(), model);
   if (!game.ok()) return Invalid(Prefixed("position: ", game.status()));
   absl::StatusOr<SearchParams> params =
@@ -297,13 +307,26 @@ grpc::Status InferenceService::RunSuggest(grpc::ServerContext& context,
   absl::StatusOr<absl::Time> stop_at = StopTimeFor(context);
   if (!stop_at.ok()) return ToGrpc(stop_at.status());
 
-  Search search(*params, model.stack->evaluator(), *game);
+  std::unique_ptr<Search> search;
+  if (tree_cache_ != nullptr) {
+    search = tree_cache_->Take(*game, served.get(), absl::Now());
+  }
+  if (search != nullptr) {
+    search->SetParams(*params);
+  } else {
+    search = std::make_unique<Search>(*params, model.stack->evaluator(), *game);
+  }
   Random rng(options_.seed, requests_.fetch_add(1));
   RequestStopper stopper(context, *stop_at);
   RunOptions run;
   run.stopper = &stopper;
-  absl::StatusOr<SearchResult> result = search.Run(rng, run);
+  absl::StatusOr<SearchResult> result = search->Run(rng, run);
   if (!result.ok()) return ToGrpc(result.status());
+  // A failed search's tree is still usable (Search::Run), but a tree is
+  // kept only after an answer.
+  if (tree_cache_ != nullptr) {
+    tree_cache_->Put(std::move(search), served, absl::Now());
+  }
   if (context.IsCancelled()) {
     return grpc::Status(grpc::StatusCode::CANCELLED, "the client cancelled");
   }

@@ -14,6 +14,8 @@
 //   - Hot swap: SwapModel replaces the served model under a mutex. A request
 //     takes its own reference at its start and keeps the old stack alive
 //     until it finishes, so a swap never fails a request in flight.
+//   - TreeCache (server.tree_cache_trees > 0): recent Suggest trees, so
+//     that a request continuing an earlier position reuses its subtree.
 //   - ModelUpdater polls the trainer's GetCurrentModel, fetches a new best
 //     model (SHA-256 checked by TrainerClient::FetchModel), loads it and
 //     swaps it in.
@@ -37,6 +39,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "base/notification.h"
+#include "inference/tree_cache.h"
 #include "nn/evaluator_stack.h"
 #include "proto/config.pb.h"
 #include "proto/inference.grpc.pb.h"
@@ -107,7 +110,7 @@ class InferenceService final : public pb::Inference::Service {
   grpc::Status CheckToken(const grpc::ServerContext& context) const;
   grpc::Status RunSuggest(grpc::ServerContext& context,
                           const pb::SuggestRequest& request,
-                          const ServedModel& model,
+                          const std::shared_ptr<const ServedModel>& model,
                           pb::SuggestResponse& response);
   grpc::Status RunEvaluate(const pb::EvaluateRequest& request,
                            const ServedModel& model,
@@ -119,6 +122,7 @@ class InferenceService final : public pb::Inference::Service {
   // {options_.token: "client"} for CheckBearerToken; empty without a token.
   std::map<std::string, std::string> tokens_;
   std::unique_ptr<TaskPool> pool_;
+  std::unique_ptr<TreeCache> tree_cache_;  // null: tree reuse off
   std::atomic<uint64_t> requests_{0};
 
   // std::mutex, which ThreadSanitizer sees, unlike Debian's uninstrumented

@@ -12,6 +12,14 @@
 
 namespace renju {
 
+bool ContinuesGame(const Game& game, const Game& earlier) {
+  const std::vector<Move>& moves = game.moves();
+  const std::vector<Move>& before = earlier.moves();
+  return game.variant() == earlier.variant() && game.size() == earlier.size() &&
+         before.size() <= moves.size() &&
+         std::equal(before.begin(), before.end(), moves.begin());
+}
+
 Search::Search(const SearchParams& params, Evaluator& evaluator,
                const Game& game)
     : params_(params), evaluator_(evaluator), game_(game) {
@@ -20,6 +28,15 @@ Search::Search(const SearchParams& params, Evaluator& evaluator,
     workers_.push_back(std::make_unique<Worker>(game_));
   }
   root_ = std::make_unique<Node>();
+}
+
+void Search::SetParams(const SearchParams& params) {
+  RENJU_CHECK(params.Validate().ok()) << params.Validate();
+  params_ = params;
+  workers_.resize(std::min<size_t>(workers_.size(), params_.num_threads));
+  while (static_cast<int>(workers_.size()) < params_.num_threads) {
+    workers_.push_back(std::make_unique<Worker>(game_));
+  }
 }
 
 Search::~Search() = default;
@@ -136,6 +153,7 @@ void Search::PrepareRoot(RunState& run, Random& rng) {
   for (const Edge& e : edges) {
     if (e.child) root_child_visits_ += e.child->n;
   }
+  run.reused_visits = root_child_visits_;
   if (max_visits > 0) {
     // A Gumbel root halves over this run's playouts: all of them are new.
     run.stopper.Add(std::make_unique<VisitsStopper>(
@@ -216,6 +234,16 @@ void Search::WorkerLoop(Worker& w, RunState& run, bool reports_progress) {
 SearchProgress Search::ProgressLocked(const RunState& run) const {
   SearchProgress p;
   p.root_child_visits = root_child_visits_ + root_playouts_in_flight_;
+  p.reused_visits = run.reused_visits;
+  for (const Edge& e : root_->edges) {
+    const int64_t n = e.child ? e.child->n : 0;
+    if (n > p.best_visits) {
+      p.second_visits = p.best_visits;
+      p.best_visits = n;
+    } else if (n > p.second_visits) {
+      p.second_visits = n;
+    }
+  }
   p.elapsed_ms = MillisSince(run.start);
   p.num_root_moves = static_cast<int>(root_->edges.size());
   p.root_proof = root_->proof;
@@ -243,6 +271,7 @@ SearchResult Search::ResultLocked(const RunState& run) const {
     result = SummariseRoot(*root_, params_, game_.size(), run.full_search);
   }
   result.playouts = run.playouts;
+  result.reused_visits = run.reused_visits;
   result.tactic = run.root_tactics.tactic;
   if (result.tactic == Tactic::kDefendVcf) {
     result.vcf_line = run.root_tactics.vcf_line;

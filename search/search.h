@@ -57,6 +57,11 @@ struct RunOptions {
   int64_t progress_interval_ms = 1000;
 };
 
+// True when `game` continues `earlier`: the same variant and size, and
+// earlier's moves are the first of game's (all of them, when equal). A
+// search at `earlier` reaches `game` by Advance with the rest.
+bool ContinuesGame(const Game& game, const Game& earlier);
+
 class Search {
  public:
   // `params` must be valid (Validate()). `evaluator` is not owned, must
@@ -84,6 +89,10 @@ class Search {
   absl::Status Advance(Move move);
   // Starts afresh from `game`, dropping the tree.
   void Reset(const Game& game);
+  // New settings for the next runs (a move's budget, the thread count),
+  // keeping the tree: nodes already expanded keep what the old settings
+  // gave them (their tactics, priors). `params` must be valid.
+  void SetParams(const SearchParams& params);
 
   const Game& game() const { return game_; }
   const SearchParams& params() const { return params_; }
@@ -116,7 +125,7 @@ class Search {
   SearchResult DecidedResult(const TacticsResult& tactics) const;
   TacticsOptions TacticsOptionsFor(bool is_root) const;
 
-  const SearchParams params_;
+  SearchParams params_;
   Evaluator& evaluator_;
   Game game_;
   std::vector<std::unique_ptr<Worker>> workers_;

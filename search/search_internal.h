@@ -39,6 +39,8 @@ struct Search::RunState {
   // PUCT; guarded by tree_mutex_.
   std::optional<GumbelRoot> gumbel;
   int64_t playouts = 0;  // guarded by tree_mutex_
+  // The root's child visits when the playouts began (a reused subtree's).
+  int64_t reused_visits = 0;
 };
 
 // What step 2 found for a new leaf, attached to it in step 3.

@@ -41,6 +41,9 @@ struct SearchResult {
   std::vector<ChildStats> children;
   int64_t total_visits = 0;  // sum of children[i].visits
   int64_t playouts = 0;      // playouts run by this call (not reused ones)
+  // Visits the root's children already held when this call began: a
+  // subtree kept from an earlier search (tree reuse, pondering).
+  int64_t reused_visits = 0;
 
   // Root value, side to move's view; a proven result overrides the mean.
   float win = 0;

@@ -18,6 +18,11 @@ namespace renju {
 struct SearchProgress {
   // Visits of the root's children, completed plus playouts in flight.
   int64_t root_child_visits = 0;
+  // Of those, the visits the run started with (a reused subtree's).
+  int64_t reused_visits = 0;
+  // Completed visits of the most and the second most visited root moves.
+  int64_t best_visits = 0;
+  int64_t second_visits = 0;
   int64_t elapsed_ms = 0;
   int num_root_moves = 0;
   Proof root_proof = Proof::kUnknown;
@@ -68,6 +73,30 @@ class ProvenStopper : public SearchStopper {
   bool ShouldStop(const SearchProgress& p) const override {
     return p.root_proof != Proof::kUnknown;
   }
+};
+
+// A move's time as a time manager plans it (gomocup/time_manager.h): at
+// most `maximum_ms`; past `optimum_ms` only while the runner-up has at
+// least half the leader's visits (the choice is still open); and never once
+// the runner-up cannot catch up with the playouts left at the rate seen so
+// far, before `maximum_ms` or `max_visits` (lc0's smart pruning). Times 0:
+// no time limit (then only `max_visits` bounds the playouts left); visits 0:
+// no visit limit.
+class TimeBudgetStopper : public SearchStopper {
+ public:
+  TimeBudgetStopper(int64_t optimum_ms, int64_t maximum_ms, int64_t max_visits)
+      : optimum_ms_(optimum_ms),
+        maximum_ms_(maximum_ms),
+        max_visits_(max_visits) {}
+  bool ShouldStop(const SearchProgress& p) const override;
+
+ private:
+  // An upper bound on the visits the runner-up can still gain.
+  double VisitsLeft(const SearchProgress& p) const;
+
+  int64_t optimum_ms_;
+  int64_t maximum_ms_;
+  int64_t max_visits_;
 };
 
 // Set from another thread (a protocol's "stop").

@@ -32,8 +32,10 @@ std::string BesideBinary(const std::string& name) {
   return access(path.c_str(), R_OK) == 0 ? path : "";
 }
 
-// The players this binary can field.
-absl::StatusOr<std::unique_ptr<GomocupBrain>> MakeBrain(const Args& args) {
+// The players this binary can field; the search brain's config also sets
+// the protocol's time management.
+absl::StatusOr<std::unique_ptr<GomocupBrain>> MakeBrain(
+    const Args& args, GomocupOptions& options) {
   const std::string name = args.GetString("brain");
   const uint64_t seed = static_cast<uint64_t>(args.GetInt("seed"));
   if (name == "tactical") return std::make_unique<TacticalBrain>(seed);
@@ -66,6 +68,7 @@ absl::StatusOr<std::unique_ptr<GomocupBrain>> MakeBrain(const Args& args) {
         return s;
       }
     }
+    options.time_management = config->gomocup().time_management();
     return MakeSearchBrain(*config, model, seed);
   }
   return absl::InvalidArgumentError(absl::StrCat(
@@ -114,10 +117,9 @@ int Gomocup(const Argv& argv) {
 
   absl::StatusOr<Variant> variant = ParseVariant(args.GetString("rule"));
   if (!variant.ok()) return Fail(variant.status());
-  absl::StatusOr<std::unique_ptr<GomocupBrain>> brain = MakeBrain(args);
-  if (!brain.ok()) return Fail(brain.status());
-
   GomocupOptions options;
+  absl::StatusOr<std::unique_ptr<GomocupBrain>> brain = MakeBrain(args, options);
+  if (!brain.ok()) return Fail(brain.status());
   options.default_variant = *variant;
   options.default_turn_ms = args.GetInt("turn-ms");
   GomocupProtocol protocol(std::move(*brain), options);

@@ -21,9 +21,12 @@
 #include "base/notification.h"
 #include "gtest/gtest.h"
 #include "rules/forbidden.h"
+#include "tests/gomocup/harness.h"
 
 namespace renju {
 namespace {
+
+using testing::Harness;
 
 // A renju position with black to move: white's e9 f9 g9 . i9 needs h9, and
 // h9 is a double-three for black (RULES.md §4 shape g10 h10 i8 h7), so
@@ -31,74 +34,6 @@ namespace {
 constexpr const char* kForbiddenBlockBoard[] = {
     "6,5,1", "4,6,2", "7,5,1", "5,6,2", "8,7,1", "6,6,2", "7,8,1", "8,6,2"};
 constexpr const char* kH9 = "7,6";
-
-// Runs a protocol on its own thread, fed through a pipe; collects replies.
-class Harness {
- public:
-  explicit Harness(std::unique_ptr<GomocupBrain> brain,
-                   GomocupOptions options = {})
-      : protocol_(std::move(brain), std::move(options)) {
-    int fds[2];
-    EXPECT_EQ(pipe(fds), 0);
-    read_fd_ = fds[0];
-    write_fd_ = fds[1];
-    thread_ = std::thread([this] {
-      const absl::Status status =
-          protocol_.Run(read_fd_, [this](absl::string_view line) {
-            absl::MutexLock lock(&mu_);
-            lines_.emplace_back(line);
-            return true;
-          });
-      absl::MutexLock lock(&mu_);
-      status_ = status;
-      finished_ = true;
-    });
-  }
-  ~Harness() {
-    Finish();
-    close(read_fd_);
-  }
-
-  void Send(const std::string& text) {
-    const std::string data = text + "\n";
-    ASSERT_EQ(write(write_fd_, data.data(), data.size()),
-              static_cast<ssize_t>(data.size()));
-  }
-  // Waits until `n` replies have come (or a minute, which only a failing
-  // test reaches); returns all so far.
-  std::vector<std::string> WaitForLines(size_t n) {
-    absl::MutexLock lock(&mu_);
-    auto have_lines = [this, n]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-      return lines_.size() >= n;
-    };
-    mu_.AwaitWithTimeout(absl::Condition(&have_lines), absl::Seconds(60));
-    return lines_;
-  }
-  // True once Run has returned.
-  bool WaitForFinish(absl::Duration timeout) {
-    absl::MutexLock lock(&mu_);
-    return mu_.AwaitWithTimeout(absl::Condition(&finished_), timeout);
-  }
-  // Closes the input, waits for Run, returns every reply.
-  std::vector<std::string> Finish() {
-    if (write_fd_ >= 0) close(write_fd_);
-    write_fd_ = -1;
-    if (thread_.joinable()) thread_.join();
-    absl::MutexLock lock(&mu_);
-    EXPECT_TRUE(status_.ok()) << status_;
-    return lines_;
-  }
-
- private:
-  GomocupProtocol protocol_;
-  int read_fd_ = -1;
-  int write_fd_ = -1;
-  std::thread thread_;
-  absl::Mutex mu_;
-  std::vector<std::string> lines_ ABSL_GUARDED_BY(mu_);
-  bool finished_ ABSL_GUARDED_BY(mu_) = false;
-  absl::Status status_ ABSL_GUARDED_BY(mu_);
-};
 
 std::vector<std::string> RunScript(
     const std::vector<std::string>& script,

@@ -1,0 +1,316 @@
+// The Gomocup engine under real time controls: the time manager's plan,
+// the search brain's tree reuse, threads and pondering, through the
+// protocol in-process (tests/gomocup/harness.h) with fake evaluators.
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "gomocup/gomocup_protocol.h"
+#include "gomocup/search_brain.h"
+#include "gomocup/time_manager.h"
+#include "gtest/gtest.h"
+#include "search/fake_evaluators.h"
+#include "tests/gomocup/harness.h"
+
+namespace renju {
+namespace {
+
+using testing::Harness;
+
+// A FixedEvaluator that lets a test wait for a number of evaluations (the
+// pondering thread's progress) without sleeping.
+class CountingEvaluator : public Evaluator {
+ public:
+  explicit CountingEvaluator(std::vector<float> priors)
+      : inner_(std::move(priors), 0.4f, 0.2f, 0.4f) {}
+  absl::Status Evaluate(Game& game, Evaluation& out) override {
+    absl::Status s = inner_.Evaluate(game, out);
+    absl::MutexLock lock(&mu_);
+    ++count_;
+    return s;
+  }
+  int64_t count() {
+    absl::MutexLock lock(&mu_);
+    return count_;
+  }
+  // True once `n` evaluations have been made (false after a minute, which
+  // only a failing test reaches).
+  bool WaitFor(int64_t n) {
+    absl::MutexLock lock(&mu_);
+    auto reached = [this, n]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return count_ >= n;
+    };
+    return mu_.AwaitWithTimeout(absl::Condition(&reached), absl::Seconds(60));
+  }
+
+ private:
+  FixedEvaluator inner_;
+  absl::Mutex mu_;
+  int64_t count_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+// Priors that make black open at h8 and white answer i9 (Gomocup 7,7 and
+// 8,6): a fixed line, so a test knows which subtree is searched most.
+std::vector<float> OpeningPriors() {
+  std::vector<float> priors(225, 1.0f);
+  priors[7 * 15 + 7] = 2000.0f;  // h8
+  priors[8 * 15 + 8] = 1000.0f;  // i9
+  return priors;
+}
+
+SearchParams FastParams() {
+  SearchParams params;
+  params.vcf_max_nodes_root = 2000;
+  return params;
+}
+
+// The value of `key=` in a brain's MESSAGE summary; -1 when absent.
+int64_t SummaryValue(const std::string& line, const std::string& key) {
+  const size_t at = line.find(" " + key + "=");
+  if (at == std::string::npos) return -1;
+  const std::string rest = line.substr(at + key.size() + 2);
+  int64_t v = -1;
+  if (!absl::SimpleAtoi(rest.substr(0, rest.find(' ')), &v)) return -1;
+  return v;
+}
+
+// --- The time manager --------------------------------------------------------
+
+TEST(TimeManagerTest, MostOfTheTurnWithoutAMatchClock) {
+  TimeControl control;
+  control.turn_ms = 5000;
+  const MoveTime t = PlanMoveTime(control, 10);
+  EXPECT_EQ(TurnReserveMs(5000), 50 + 500);
+  EXPECT_EQ(t.optimum_ms, 5000 - 550);
+  EXPECT_EQ(t.maximum_ms, 5000 - 550);
+  // timeout_match 0 means no match limit: time_left is ignored.
+  control.match_ms = 0;
+  control.time_left_ms = 1000;
+  EXPECT_EQ(PlanMoveTime(control, 10).maximum_ms, 5000 - 550);
+}
+
+TEST(TimeManagerTest, AShareOfTheMatchTimeLeft) {
+  TimeControl control;
+  control.turn_ms = 60000;
+  control.match_ms = 180000;
+  control.time_left_ms = 100050;
+  // 100000 ms over the 50 moves an opening expects: 2000, up to 4x.
+  MoveTime t = PlanMoveTime(control, 0);
+  EXPECT_EQ(t.optimum_ms, 2000);
+  EXPECT_EQ(t.maximum_ms, 8000);
+  // Late in a long game at least 12 moves are still expected.
+  t = PlanMoveTime(control, 150);
+  EXPECT_EQ(t.optimum_ms, 100000 / 12);
+  EXPECT_EQ(t.maximum_ms, 100000 / 5);
+  // The turn limit caps both.
+  control.turn_ms = 1000;
+  t = PlanMoveTime(control, 0);
+  EXPECT_EQ(t.optimum_ms, 1000 - 150);
+  EXPECT_EQ(t.maximum_ms, 1000 - 150);
+}
+
+TEST(TimeManagerTest, NothingLeftMeansAsFastAsPossible) {
+  TimeControl control;
+  control.turn_ms = 0;
+  EXPECT_EQ(PlanMoveTime(control, 0).maximum_ms, 0);
+  control.turn_ms = 50;  // less than the reserve
+  EXPECT_EQ(PlanMoveTime(control, 0).maximum_ms, 0);
+  control.turn_ms = 5000;
+  control.time_left_ms = -50;
+  const MoveTime t = PlanMoveTime(control, 0);
+  EXPECT_EQ(t.optimum_ms, 0);
+  EXPECT_EQ(t.maximum_ms, 0);
+}
+
+// --- The engine --------------------------------------------------------------
+
+// Options of a search-brain engine with every play-time feature on.
+GomocupOptions PlayTimeOptions() {
+  GomocupOptions options;
+  options.default_variant = Variant::kRenju;
+  options.time_management = true;
+  return options;
+}
+
+SearchBrainOptions Reuse(bool on) {
+  SearchBrainOptions options;
+  options.reuse_tree = on;
+  return options;
+}
+
+// The brain's summary and move after `n` replies, the move the last line.
+struct Answer {
+  std::string summary;
+  std::string move;
+};
+Answer LastAnswer(const std::vector<std::string>& lines) {
+  Answer a;
+  if (lines.size() >= 2) {
+    a.summary = lines[lines.size() - 2];
+    a.move = lines.back();
+  }
+  return a;
+}
+
+TEST(PlayTimeTest, NeverExceedsA200MsTurnByMoreThanTheReserve) {
+  // 100 moves of the engine (black) against the tactical brain (white), in
+  // as many games as it takes, with tree reuse, on one search thread: on
+  // the loaded machine (load average 60-70 on 2 cores) a second thread
+  // preempted while holding the tree lock, or joined late, overran a 130 ms
+  // maximum by up to 400 ms. Threads have their own test below.
+  RandomEvaluator evaluator(3);
+  Harness harness(MakeSearchBrain(FastParams(), Reuse(true), evaluator, 15, 1),
+                  PlayTimeOptions());
+  constexpr int64_t kTurnMs = 200;
+  harness.Send(absl::StrCat("START 15\nINFO rule 4\nINFO timeout_turn ",
+                            kTurnMs, "\nINFO thread_num 1"));
+  size_t lines = 1;
+  ASSERT_EQ(harness.WaitForLines(lines).size(), lines);
+  TacticalBrain opponent(5);
+  int64_t slowest_ms = 0;
+  int moves = 0;
+  while (moves < 100) {
+    Game game(Variant::kRenju, 15);
+    std::string command = "BEGIN";
+    while (moves < 100) {
+      const absl::Time start = absl::Now();
+      harness.Send(command);
+      lines += 2;  // the MESSAGE summary, then the move
+      const std::vector<std::string> replies = harness.WaitForLines(lines);
+      const int64_t elapsed_ms =
+          absl::ToInt64Milliseconds(harness.ReplyTime(lines - 1) - start);
+      ASSERT_EQ(replies.size(), lines) << "move " << moves;
+      slowest_ms = std::max(slowest_ms, elapsed_ms);
+      EXPECT_LE(elapsed_ms, kTurnMs + TurnReserveMs(kTurnMs))
+          << "move " << moves << ": " << replies[lines - 2];
+      const Answer answer = LastAnswer(replies);
+      EXPECT_EQ(SummaryValue(answer.summary, "threads"), 1) << answer.summary;
+      absl::StatusOr<Point> p = ParseGomocupPoint(answer.move, 15);
+      ASSERT_TRUE(p.ok()) << answer.move;
+      ASSERT_TRUE(game.Play(Move::At(*p)).ok()) << answer.move;
+      ++moves;
+      if (game.over()) break;
+      absl::StatusOr<Move> reply = opponent.ChooseMove(game, MoveLimits{}, nullptr);
+      ASSERT_TRUE(reply.ok()) << reply.status();
+      ASSERT_TRUE(game.Play(*reply).ok());
+      if (game.over() || game.LegalPoints().empty()) break;
+      command = "TURN " + GomocupPointText(reply->point(), 15);
+    }
+    harness.Send("RESTART");
+    ASSERT_EQ(harness.WaitForLines(++lines).back(), "OK");
+  }
+  RecordProperty("slowest_move_ms", static_cast<int>(slowest_ms));
+  harness.Finish();
+}
+
+TEST(PlayTimeTest, TheNextTurnReusesTheTreeAndSaysSo) {
+  for (const bool reuse : {false, true}) {
+    CountingEvaluator evaluator(OpeningPriors());
+    // Without time management the node budget is spent whole.
+    GomocupOptions options = PlayTimeOptions();
+    options.time_management = false;
+    Harness harness(
+        MakeSearchBrain(FastParams(), Reuse(reuse), evaluator, 15, 1),
+        options);
+    harness.Send("START 15\nINFO rule 4\nINFO max_node 300\nBEGIN");
+    std::vector<std::string> replies = harness.WaitForLines(3);
+    ASSERT_EQ(replies.size(), 3u);
+    EXPECT_EQ(replies[2], "7,7");  // h8
+    EXPECT_EQ(SummaryValue(replies[1], "reused"), 0) << replies[1];
+    harness.Send("TURN 8,6");  // i9, the reply the tree searched most
+    replies = harness.WaitForLines(5);
+    ASSERT_EQ(replies.size(), 5u);
+    const int64_t reused = SummaryValue(replies[3], "reused");
+    if (reuse) {
+      EXPECT_GT(reused, 10) << replies[3];
+    } else {
+      EXPECT_EQ(reused, 0) << replies[3];
+    }
+    // The node budget counts the reused visits: the tree holds 300 again.
+    EXPECT_EQ(SummaryValue(replies[3], "visits"), 300) << replies[3];
+    EXPECT_EQ(SummaryValue(replies[3], "playouts"), 300 - reused);
+    harness.Finish();
+  }
+}
+
+TEST(PlayTimeTest, ThreadNumChoosesTheSearchThreads) {
+  RandomEvaluator evaluator(3);
+  Harness harness(MakeSearchBrain(FastParams(), Reuse(false), evaluator, 15, 1),
+                  PlayTimeOptions());
+  harness.Send("START 15\nINFO rule 4\nINFO max_node 100\nBEGIN");
+  std::vector<std::string> replies = harness.WaitForLines(3);
+  ASSERT_EQ(replies.size(), 3u);
+  EXPECT_EQ(SummaryValue(replies[1], "threads"), 1) << replies[1];
+  harness.Send("INFO thread_num 3\nTURN 8,6");
+  replies = harness.WaitForLines(5);
+  ASSERT_EQ(replies.size(), 5u);
+  EXPECT_EQ(SummaryValue(replies[3], "threads"), 3) << replies[3];
+  harness.Finish();
+}
+
+TEST(PlayTimeTest, PonderingKeepsTheTreeForTheNextTurn) {
+  CountingEvaluator evaluator(OpeningPriors());
+  // Tree reuse off: pondering keeps its tree anyway.
+  Harness harness(MakeSearchBrain(FastParams(), Reuse(false), evaluator, 15, 1),
+                  PlayTimeOptions());
+  constexpr int64_t kTurnMs = 500;
+  harness.Send(absl::StrCat("START 15\nINFO rule 4\nINFO timeout_turn ",
+                            kTurnMs, "\nINFO pondering 1\nBEGIN"));
+  std::vector<std::string> replies = harness.WaitForLines(3);
+  ASSERT_EQ(replies.size(), 3u);
+  EXPECT_EQ(replies[2], "7,7");
+  // The engine thinks on: wait for 2,000 more evaluations on white's turn.
+  ASSERT_TRUE(evaluator.WaitFor(evaluator.count() + 2000));
+  const absl::Time start = absl::Now();
+  harness.Send("TURN 8,6");
+  replies = harness.WaitForLines(5);
+  const int64_t elapsed_ms =
+      absl::ToInt64Milliseconds(harness.ReplyTime(4) - start);
+  ASSERT_EQ(replies.size(), 5u);
+  EXPECT_LE(elapsed_ms, kTurnMs + TurnReserveMs(kTurnMs));
+  EXPECT_GE(SummaryValue(replies[3], "pondered"), 2000) << replies[3];
+  // Most of the pondering went below i9, the expected answer.
+  EXPECT_GT(SummaryValue(replies[3], "reused"), 1000) << replies[3];
+
+  // Any command stops the pondering at once: ABOUT is answered while the
+  // engine would otherwise ponder up to 200,000 visits.
+  ASSERT_TRUE(evaluator.WaitFor(evaluator.count() + 100));
+  harness.Send("ABOUT");
+  replies = harness.WaitForLines(6);
+  ASSERT_EQ(replies.size(), 6u);
+  EXPECT_TRUE(absl::StartsWith(replies[5], "name=")) << replies[5];
+  // And END ends the session, pondering or not.
+  harness.Send(replies[4] == "14,0" ? "TURN 13,0" : "TURN 14,0");
+  ASSERT_EQ(harness.WaitForLines(8).size(), 8u);
+  harness.Send("END");
+  EXPECT_TRUE(harness.WaitForFinish(absl::Seconds(60)));
+  harness.Finish();
+}
+
+TEST(PlayTimeTest, WithoutTimeManagementTheBudgetIsSpent) {
+  RandomEvaluator evaluator(3);
+  GomocupOptions options = PlayTimeOptions();
+  options.time_management = false;
+  Harness harness(MakeSearchBrain(FastParams(), Reuse(false), evaluator, 15, 1),
+                  options);
+  harness.Send("START 15\nINFO rule 4\nINFO timeout_turn 300");
+  ASSERT_EQ(harness.WaitForLines(1).size(), 1u);
+  const absl::Time start = absl::Now();
+  harness.Send("BEGIN");
+  ASSERT_EQ(harness.WaitForLines(3).size(), 3u);
+  EXPECT_GE(absl::ToInt64Milliseconds(absl::Now() - start),
+            MoveBudgetMs(300, std::nullopt));
+  harness.Finish();
+}
+
+}  // namespace
+}  // namespace renju
