@@ -4,6 +4,8 @@
 #include "search/vct.h"
 
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
@@ -235,6 +237,84 @@ TEST(VctTest, RespectsItsNodeBudget) {
             VctOutcome::kUnknown);
   EXPECT_EQ(solver.Solve(game.mutable_board(), kWhite, {1000000, 8, 0}).outcome,
             VctOutcome::kWin);
+}
+
+// The committed puzzle set (bench/vct_puzzles.txt) refers to positions of
+// the shared games as "<game index> <ply> <win|none>" under a "# depth N"
+// line; both solvers labelled them. A fixed-seed sample is solved again by
+// both and must keep its label.
+struct PuzzleRef {
+  int game = 0;
+  int ply = 0;
+  bool win = false;
+};
+
+std::vector<Move> SharedGameMoves(int index) {
+  std::ifstream in(RENJU_SHARED_DIR "/data/renju-games.jsonl");
+  std::string line;
+  for (int i = 0; i <= index && std::getline(in, line); ++i) {
+  }
+  std::vector<Move> moves;
+  const size_t start = line.find("\"moves\":[");
+  if (start == std::string::npos) return moves;
+  std::string list = line.substr(start + 9);
+  list = list.substr(0, list.find(']'));
+  for (absl::string_view token : absl::StrSplit(list, ',')) {
+    token.remove_prefix(1);
+    token.remove_suffix(1);
+    absl::StatusOr<Move> m = ParseMove(token, kRenjuBoardSize);
+    if (!m.ok()) return {};
+    moves.push_back(*m);
+  }
+  return moves;
+}
+
+TEST(VctTest, AgreesWithTheReferenceOnASampleOfThePuzzleSet) {
+  std::ifstream in(RENJU_SOURCE_DIR "/bench/vct_puzzles.txt");
+  ASSERT_TRUE(in) << "bench/vct_puzzles.txt";
+  int depth = 0;
+  std::vector<PuzzleRef> wins, nones;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("# depth ", 0) == 0) {
+      ASSERT_TRUE(absl::SimpleAtoi(line.substr(8), &depth)) << line;
+    }
+    if (line.empty() || line[0] == '#') continue;
+    const std::vector<std::string> f = absl::StrSplit(line, ' ');
+    PuzzleRef p;
+    ASSERT_EQ(f.size(), 3u) << line;
+    ASSERT_TRUE(absl::SimpleAtoi(f[0], &p.game) &&
+                absl::SimpleAtoi(f[1], &p.ply))
+        << line;
+    p.win = f[2] == "win";
+    (p.win ? wins : nones).push_back(p);
+  }
+  ASSERT_GT(depth, 0);
+  ASSERT_GE(wins.size(), 3u);
+  ASSERT_GE(nones.size(), 3u);
+  Random rng(16);
+  std::vector<PuzzleRef> sample;
+  for (int i = 0; i < 3; ++i) {
+    sample.push_back(wins[rng.UniformInt(static_cast<int>(wins.size()))]);
+    sample.push_back(nones[rng.UniformInt(static_cast<int>(nones.size()))]);
+  }
+  for (const PuzzleRef& p : sample) {
+    SCOPED_TRACE(::testing::Message() << "game " << p.game << " ply " << p.ply);
+    const std::vector<Move> moves = SharedGameMoves(p.game);
+    ASSERT_GE(static_cast<int>(moves.size()), p.ply);
+    Game game;
+    for (int i = 0; i < p.ply; ++i) ASSERT_TRUE(game.Play(moves[i]).ok());
+    const Color attacker = game.side_to_move();
+    const VctOutcome want = p.win ? VctOutcome::kWin : VctOutcome::kNoWin;
+    VctResult mine = Solve(game, attacker, depth, 10000000);
+    EXPECT_EQ(mine.outcome, want);
+    if (mine.outcome == VctOutcome::kWin) {
+      ExpectThreatLine(game, attacker, mine.line);
+    }
+    EXPECT_EQ(
+        ReferenceVct(game.mutable_board(), attacker, depth, 10000000).outcome,
+        want);
+  }
 }
 
 }  // namespace
