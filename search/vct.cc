@@ -190,7 +190,9 @@ VctOutcome VctSolver::Attack(int depth_left) {
     return VctOutcome::kWin;
   }
   if (const Entry* e = Probe(/*attacker_to_move=*/true)) {
-    if (e->bound == Bound::kWin) return VctOutcome::kWin;
+    if (e->bound == Bound::kWin && e->depth_left <= depth_left) {
+      return VctOutcome::kWin;
+    }
     if (e->bound == Bound::kFail && e->depth_left >= depth_left) {
       if (e->depth_left != kExactDepth) ++depth_cuts_;
       return VctOutcome::kNoWin;
@@ -245,7 +247,7 @@ VctOutcome VctSolver::Attack(int depth_left) {
   for (Point move : moves) {
     const VctOutcome outcome = DefendAfter(move, depth_left - 1);
     if (outcome == VctOutcome::kWin) {
-      Store(true, Bound::kWin, 0, move);
+      Store(true, Bound::kWin, depth_left, move);
       return outcome;
     }
     if (outcome == VctOutcome::kUnknown) return outcome;
@@ -282,7 +284,9 @@ VctOutcome VctSolver::Defend(int depth_left) {
   // A move that threatens nothing hands the defender the initiative.
   if (!HasWinningFour(board, attacker_)) return VctOutcome::kNoWin;
   if (const Entry* e = Probe(/*attacker_to_move=*/false)) {
-    if (e->bound == Bound::kWin) return VctOutcome::kWin;
+    if (e->bound == Bound::kWin && e->depth_left <= depth_left) {
+      return VctOutcome::kWin;
+    }
     if (e->bound == Bound::kFail && e->depth_left >= depth_left) {
       if (e->depth_left != kExactDepth) ++depth_cuts_;
       return VctOutcome::kNoWin;
@@ -312,7 +316,7 @@ VctOutcome VctSolver::Defend(int depth_left) {
       return outcome;
     }
   }
-  Store(false, Bound::kWin, 0, Point());
+  Store(false, Bound::kWin, depth_left, Point());
   return VctOutcome::kWin;
 }
 

@@ -27,8 +27,8 @@
 // (RULES.md §3) is not looked for there. vct_reference.h is a brute-force
 // solver without that shortcut, for tests and the puzzle set.
 //
-// Proven wins (with the winning move) and failures (with the depth they
-// hold for) are remembered in a direct-mapped table keyed by the board
+// Proven wins (with the winning move) and failures, each with the depth it
+// holds for, are remembered in a direct-mapped table keyed by the board
 // hash, the side to move and the attacker.
 //
 // Not thread-safe: one solver per thread.
@@ -86,8 +86,10 @@ class VctSolver {
     uint64_t key = 0;
     uint32_t generation = 0;
     Bound bound = Bound::kNone;
-    int16_t depth_left = 0;  // kFail: fails at this depth and below
-    Point move;              // kWin at an attacker node: the winning move
+    // kWin: wins within this depth (and above); kFail: fails at this depth
+    // and below.
+    int16_t depth_left = 0;
+    Point move;  // kWin at an attacker node: the winning move
   };
   static constexpr int kTableBits = 16;
   // A failure that no depth limit caused holds at every depth.
