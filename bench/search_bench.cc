@@ -24,15 +24,13 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_split.h"
-#include "absl/strings/strip.h"
+#include "bench/shared_games.h"
 #include "nn/batched_evaluator.h"
 #include "nn/model.h"
 #include "rules/game.h"
@@ -79,38 +77,23 @@ const std::vector<EvaluatorFactory>& Evaluators() {
   return *factories;
 }
 
-// The "moves" array of one line of renju-games.jsonl.
-std::vector<Move> MovesOfLine(absl::string_view line) {
-  std::vector<Move> moves;
-  const size_t start = line.find("\"moves\":[");
-  if (start == absl::string_view::npos) return moves;
-  absl::string_view rest = line.substr(start + 9);
-  rest = rest.substr(0, rest.find(']'));
-  for (absl::string_view token : absl::StrSplit(rest, ',')) {
-    token = absl::StripPrefix(absl::StripSuffix(token, "\""), "\"");
-    absl::StatusOr<Move> m = ParseMove(token, kRenjuBoardSize);
-    if (!m.ok()) return {};
-    moves.push_back(*m);
-  }
-  return moves;
-}
-
 // Unfinished positions from the first `num_games` games, every `step`th.
 std::vector<Game> LoadPositions(int num_games, int step) {
   std::vector<Game> out;
-  std::ifstream in(RENJU_SHARED_DIR "/data/renju-games.jsonl");
-  std::string line;
-  for (int g = 0; g < num_games && std::getline(in, line); ++g) {
-    Game game;
-    int ply = 0;
-    for (Move m : MovesOfLine(line)) {
-      if (!game.Play(m).ok() || game.over()) break;
-      if (++ply % step == 0) out.push_back(game);
+  absl::StatusOr<std::vector<std::vector<Move>>> games =
+      LoadSharedGames(num_games);
+  if (games.ok()) {
+    for (const std::vector<Move>& moves : *games) {
+      Game game;
+      int ply = 0;
+      for (Move m : moves) {
+        if (!game.Play(m).ok() || game.over()) break;
+        if (++ply % step == 0) out.push_back(game);
+      }
     }
   }
   if (out.empty()) {
-    std::fprintf(stderr, "no positions in %s\n",
-                 RENJU_SHARED_DIR "/data/renju-games.jsonl");
+    std::fprintf(stderr, "no positions in %s\n", SharedGamesPath().c_str());
     std::exit(1);
   }
   return out;

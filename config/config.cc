@@ -105,6 +105,10 @@ void CheckSearch(Checker& c, const std::string& p, const pb::SearchConfig& s) {
                    1000000000);
   c.Range<int64_t>(p + ".vcf_max_nodes", s.vcf_max_nodes(), 1, 1000000000);
   c.Range(p + ".vcf_max_depth", s.vcf_max_depth(), 1, kMaxVcfDepth);
+  c.Range<int64_t>(p + ".vct_max_nodes_root", s.vct_max_nodes_root(), 0,
+                   1000000000);
+  c.Range(p + ".vct_max_depth", s.vct_max_depth(), 1, kMaxVctDepth);
+  c.RangeAboveZero(p + ".vct_time_share", s.vct_time_share(), 1.0f);
   c.Range(p + ".full_search_probability", s.full_search_probability(), 0.0f,
           1.0f);
   if (s.playout_cap_randomisation()) {
@@ -429,6 +433,10 @@ SearchParams ToSearchParams(const pb::SearchConfig& s) {
   p.vcf_max_nodes_root = s.vcf_max_nodes_root();
   p.vcf_max_nodes = s.vcf_max_nodes();
   p.vcf_max_depth = s.vcf_max_depth();
+  p.vct_max_nodes_root = s.vct_max_nodes_root();
+  p.vct_max_depth = s.vct_max_depth();
+  p.vct_time_share = s.vct_time_share();
+  p.defend_vct = s.defend_vct();
   p.playout_cap_randomisation = s.playout_cap_randomisation();
   p.full_search_probability = s.full_search_probability();
   p.cheap_visits = s.cheap_visits();

@@ -134,7 +134,8 @@ class RequestStopper : public SearchStopper {
 // The root's tactic when it, not the search, chose the move.
 std::string DecidedBy(const SearchResult& result) {
   const bool forced = (result.tactic == Tactic::kBlockFive ||
-                       result.tactic == Tactic::kDefendVcf) &&
+                       result.tactic == Tactic::kDefendVcf ||
+                       result.tactic == Tactic::kDefendVct) &&
                       result.children.size() == 1;
   if (result.tactic_decided || forced || result.tactic == Tactic::kLostToFive) {
     return std::string(TacticName(result.tactic));

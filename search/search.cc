@@ -49,6 +49,14 @@ TacticsOptions Search::TacticsOptionsFor(bool is_root) const {
   options.vcf_limits.max_nodes =
       is_root ? params_.vcf_max_nodes_root : params_.vcf_max_nodes;
   options.vcf_limits.max_depth = params_.vcf_max_depth;
+  options.vct = is_root && params_.vct_max_nodes_root > 0;
+  options.defend_vct = options.vct && params_.defend_vct;
+  options.vct_limits.max_nodes = params_.vct_max_nodes_root;
+  options.vct_limits.max_depth = params_.vct_max_depth;
+  if (params_.max_time_ms > 0) {
+    options.vct_limits.max_time_ms = std::max<int64_t>(
+        1, static_cast<int64_t>(params_.max_time_ms * params_.vct_time_share));
+  }
   return options;
 }
 
@@ -79,9 +87,11 @@ absl::StatusOr<SearchResult> Search::Run(Random& rng,
   }
   // A reused root is searched afresh when it was solved without moves (the
   // game still needs a move), or when only the root looks for the
-  // opponent's VCF and found one (its moves must be the defences).
-  const bool stale_defence = run.root_tactics.tactic == Tactic::kDefendVcf &&
-                             root_->tactic != Tactic::kDefendVcf;
+  // opponent's VCF or VCT and found one (its moves must be the defences).
+  const bool stale_defence =
+      (run.root_tactics.tactic == Tactic::kDefendVcf ||
+       run.root_tactics.tactic == Tactic::kDefendVct) &&
+      root_->tactic != run.root_tactics.tactic;
   if (root_->expanded && (root_->edges.empty() || stale_defence)) {
     root_ = std::make_unique<Node>();
     root_raw_priors_.clear();
@@ -276,6 +286,9 @@ SearchResult Search::ResultLocked(const RunState& run) const {
   if (result.tactic == Tactic::kDefendVcf) {
     result.vcf_line = run.root_tactics.vcf_line;
   }
+  if (result.tactic == Tactic::kDefendVct) {
+    result.vct_line = run.root_tactics.vct_line;
+  }
   result.elapsed_ms = MillisSince(run.start);
   return result;
 }
@@ -297,8 +310,11 @@ SearchResult Search::DecidedResult(const TacticsResult& tactics) const {
   result.tactic = tactics.tactic;
   result.tactic_decided = true;
   result.vcf_line = tactics.vcf_line;
+  result.vct_line = tactics.vct_line;
   if (tactics.tactic == Tactic::kVcf) {
     for (Point p : tactics.vcf_line) result.pv.push_back(Move::At(p));
+  } else if (tactics.tactic == Tactic::kVct) {
+    for (Point p : tactics.vct_line) result.pv.push_back(Move::At(p));
   } else {
     result.pv.push_back(move);
   }

@@ -14,6 +14,8 @@ namespace renju {
 // The deepest VCF a search may be asked for, in attacker moves (the bound
 // Validate() always had); config/ takes its vcf_max_depth range from here.
 inline constexpr int kMaxVcfDepth = 112;
+// The deepest VCT a search may be asked for, in attacker threat moves.
+inline constexpr int kMaxVctDepth = 60;
 
 // Validate() checks invariants only (limits >= 0, weights and probabilities
 // in 0..1, at least one budget); the ranges a config may ask for are
@@ -78,6 +80,17 @@ struct SearchParams {
   int64_t vcf_max_nodes_root = 20000;
   int64_t vcf_max_nodes = 500;
   int vcf_max_depth = 30;
+  // VCT (threes and fours, search/vct.h) at the root only: nodes per solve
+  // (0: no VCT), attacker threat moves per line, and the share of
+  // max_time_ms all the root's VCT work may take when there is a time
+  // limit. A proven VCT decides the move (tactic kVct). With defend_vct,
+  // when the opponent has a VCT and the solver proves which of the
+  // candidate moves refute it (a second budget of vct_max_nodes_root),
+  // only those are searched (kDefendVct).
+  int64_t vct_max_nodes_root = 0;
+  int vct_max_depth = 12;
+  float vct_time_share = 0.25f;
+  bool defend_vct = true;
 
   // --- KataGo data-efficiency tools (arXiv:1902.10565) -----------------------
   // Playout-cap randomisation: a move gets a full search of max_visits with

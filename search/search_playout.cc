@@ -142,9 +142,7 @@ absl::Status Search::EvaluateLeaf(Worker& w, const TacticsResult& tactics,
     out.proof = Proof::kLoss;
     out.value = Wdl::Of(Proof::kLoss);
   }
-  const bool restricted = tactics.tactic == Tactic::kBlockFive ||
-                          tactics.tactic == Tactic::kDefendVcf;
-  return BuildEdges(restricted ? tactics.moves : LegalPointSet(game).ToVector(),
+  return BuildEdges(tactics.restricts_moves() ? tactics.moves : LegalPointSet(game).ToVector(),
                     eval.policy, size, out.edges);
 }
 

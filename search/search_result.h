@@ -55,14 +55,16 @@ struct SearchResult {
   // proven winning move where a node was solved.
   std::vector<Move> pv;
 
-  // The root's tactic. kWinInOne and kVcf decide the move without search
-  // (tactic_decided: `children` is the winning move alone, with no visits,
-  // and policy_target is one-hot on it); kBlockFive and kDefendVcf restrict
-  // the root's moves; kLostToFive proves the root lost, so the search stops
-  // at once and best_move is the network's favourite legal move.
+  // The root's tactic. kWinInOne, kVcf and kVct decide the move without
+  // search (tactic_decided: `children` is the winning move alone, with no
+  // visits, and policy_target is one-hot on it); kBlockFive, kDefendVcf and
+  // kDefendVct restrict the root's moves; kLostToFive proves the root lost,
+  // so the search stops at once and best_move is the network's favourite
+  // legal move.
   Tactic tactic = Tactic::kNone;
   bool tactic_decided = false;
   std::vector<Point> vcf_line;  // kVcf, kDefendVcf
+  std::vector<Point> vct_line;  // kVct, kDefendVct
 
   // Playout-cap randomisation: true for a full search, whose visits are a
   // policy target; false for a fast move that only advances the game.

@@ -4,22 +4,34 @@
 //   2. the opponent threatens five: only the block is searched, and a
 //      double threat, or black's only block being forbidden, is lost;
 //   3. a VCF for the side to move is a proven win that overrides the value;
-//   4. the opponent has a VCF: only the moves that stop it are searched.
-// The defender's view (4) checks the points of the opponent's winning line
+//   4. a VCT (threes and fours, vct.h) for the side to move: a proven win,
+//      when asked for (the search asks at the root only);
+//   5. the opponent has a VCF: only the moves that stop it are searched;
+//   6. the opponent has a VCT (when asked for): only the moves that refute
+//      it are searched.
+// The defender's view (5) checks the points of the opponent's winning line
 // plus the side to move's own fours (counter-attacks); a line point is kept
 // when the opponent has no VCF left after it. That set can miss a rare
 // defence elsewhere; when it comes out empty, nothing is restricted.
+// Against a VCT (6) the candidates are the points within two of the line's
+// moves and the side to move's own fours and threes; a candidate is
+// dropped when the solver finds the opponent's VCT after it (within a few
+// times the nodes the first one took), so the moves kept refute it or are
+// not shown to lose. When the shared budget cannot check every candidate,
+// or every one loses, nothing is restricted.
 //
-// Not thread-safe: one Tactics per search thread (it owns a VcfSolver).
+// Not thread-safe: one Tactics per search thread (it owns the solvers).
 #ifndef RENJU_SEARCH_TACTICS_H_
 #define RENJU_SEARCH_TACTICS_H_
 
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
 #include "absl/strings/string_view.h"
 #include "rules/game.h"
 #include "search/vcf.h"
+#include "search/vct.h"
 
 namespace renju {
 
@@ -30,6 +42,8 @@ enum class Tactic : uint8_t {
   kLostToFive,  // the opponent has a five nobody can stop
   kVcf,         // the side to move wins by continuous fours
   kDefendVcf,   // the opponent has a VCF: only its defences are searched
+  kVct,         // the side to move wins by continuous threes and fours
+  kDefendVct,   // the opponent has a VCT: only its refutations are searched
 };
 absl::string_view TacticName(Tactic t);  // "win-in-one", ...
 
@@ -38,21 +52,37 @@ struct TacticsOptions {
   bool defend_vcf = true;  // look for the opponent's VCF and its defences
   // Per VCF solve; the defence checks share one more such budget.
   VcfLimits vcf_limits;
+  bool vct = false;         // look for the side to move's VCT
+  bool defend_vct = false;  // look for the opponent's VCT and refutations
+  // Nodes per VCT solve, and one more such budget shared by the refutation
+  // checks; max_time_ms covers all the VCT work of one Analyze call.
+  VctLimits vct_limits;
 };
 
 struct TacticsResult {
   Tactic tactic = Tactic::kNone;
-  // kWinInOne, kVcf: the move that wins.
+  // kWinInOne, kVcf, kVct: the move that wins.
   Point winning_move;
-  // kBlockFive, kDefendVcf: the only moves worth searching, in cell order.
+  // kBlockFive, kDefendVcf, kDefendVct: the only moves worth searching, in
+  // cell order.
   std::vector<Point> moves;
   // kVcf, kDefendVcf: the VCF line found (the side to move's, or the
   // opponent's).
   std::vector<Point> vcf_line;
   int64_t vcf_nodes = 0;
+  // kVct, kDefendVct: the VCT's principal line (the side to move's, or the
+  // opponent's).
+  std::vector<Point> vct_line;
+  int64_t vct_nodes = 0;
 
   bool proven_win() const {
-    return tactic == Tactic::kWinInOne || tactic == Tactic::kVcf;
+    return tactic == Tactic::kWinInOne || tactic == Tactic::kVcf ||
+           tactic == Tactic::kVct;
+  }
+  // The root's moves are limited to `moves`.
+  bool restricts_moves() const {
+    return tactic == Tactic::kBlockFive || tactic == Tactic::kDefendVcf ||
+           tactic == Tactic::kDefendVct;
   }
   bool proven_loss() const { return tactic == Tactic::kLostToFive; }
 };
@@ -65,8 +95,13 @@ class Tactics {
  private:
   void FindVcfDefences(Board& board, Color mover, const TacticsOptions& options,
                        TacticsResult& result);
+  void FindVctRefutations(Board& board, Color mover,
+                          const TacticsOptions& options,
+                          std::chrono::steady_clock::time_point start,
+                          TacticsResult& result);
 
   VcfSolver solver_;
+  VctSolver vct_solver_;
 };
 
 }  // namespace renju

@@ -111,6 +111,34 @@ TEST(ConfigTest, OutOfRangeFieldsNameThePathAndValue) {
   EXPECT_NE(config.status().message().find("network"), std::string::npos);
 }
 
+// The root VCT (search/vct.h): off by default, ranges named, converted.
+TEST(ConfigTest, VctFieldsAreCheckedAndConverted) {
+  EXPECT_EQ(ToSearchParams(pb::SearchConfig()).vct_max_nodes_root, 0);
+  auto config =
+      ParseRunConfig("server { search { vct_time_share: 0 } }", "v1");
+  EXPECT_EQ(std::string(config.status().message()),
+            "config v1: server.search.vct_time_share = 0 is outside 0..1 (0 "
+            "excluded)");
+  config = ParseRunConfig("server { search { vct_max_depth: 61 } }", "v2");
+  EXPECT_EQ(std::string(config.status().message()),
+            "config v2: server.search.vct_max_depth = 61 is outside 1..60");
+  config = ParseRunConfig(
+      "server { search { vct_max_nodes_root: -1 } }", "v3");
+  EXPECT_EQ(std::string(config.status().message()),
+            "config v3: server.search.vct_max_nodes_root = -1 is outside "
+            "0..1000000000");
+  config = ParseRunConfig(
+      "server { search { vct_max_nodes_root: 50000 vct_max_depth: 8 "
+      "vct_time_share: 0.5 defend_vct: false } }",
+      "v4");
+  ASSERT_TRUE(config.ok()) << config.status();
+  const SearchParams p = ToSearchParams(config->server().search());
+  EXPECT_EQ(p.vct_max_nodes_root, 50000);
+  EXPECT_EQ(p.vct_max_depth, 8);
+  EXPECT_FLOAT_EQ(p.vct_time_share, 0.5f);
+  EXPECT_FALSE(p.defend_vct);
+}
+
 // `renju train --override`: named fields change, the rest stay, and the
 // result is validated like a file.
 TEST(ConfigTest, OverridesChangeOnlyTheNamedFields) {

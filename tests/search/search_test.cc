@@ -10,6 +10,7 @@
 #include "search/fake_evaluators.h"
 #include "search/legal_moves.h"
 #include "search/vcf.h"
+#include "search/vct.h"
 #include "tests/search/test_util.h"
 
 namespace renju {
@@ -149,6 +150,63 @@ TEST(SearchTest, FindsWhiteVcfThroughAForbiddenBlock) {
       solver.Solve(black_to_move.mutable_board(), kWhite, VcfLimits{}).outcome,
       VcfOutcome::kWin)
       << MoveName(defence.best_move);
+}
+
+// White wins by three threes in a row (k6, j7, then the double three i8);
+// there is no VCF for either side. vct_test.cc has the line.
+constexpr char kVctBlack[] = "g9 f8 j6 k10";
+constexpr char kVctWhite[] = "g6 k7 h7 k5";
+
+TEST(SearchTest, RootVctDecidesTheMoveWhenAsked) {
+  Game game = MakeGame(kVctBlack, kVctWhite, kWhite);
+  FixedEvaluator evaluator;
+  SearchResult off = RunSearch(Params(50), evaluator, game);
+  EXPECT_NE(off.tactic, Tactic::kVct) << "the VCT is off by default";
+
+  SearchParams params = Params(50);
+  params.vct_max_nodes_root = 200000;
+  SearchResult r = RunSearch(params, evaluator, game);
+  EXPECT_EQ(r.tactic, Tactic::kVct);
+  EXPECT_TRUE(r.tactic_decided);
+  EXPECT_EQ(r.proof, Proof::kWin);
+  ASSERT_FALSE(r.vct_line.empty());
+  EXPECT_EQ(r.best_move, Move::At(r.vct_line.front()));
+  EXPECT_EQ(r.pv.size(), r.vct_line.size());
+
+  // Too small a budget proves nothing; the search goes on as before.
+  params.vct_max_nodes_root = 5;
+  EXPECT_NE(RunSearch(params, evaluator, game).tactic, Tactic::kVct);
+}
+
+TEST(SearchTest, RootSearchesOnlyMovesThatRefuteTheOpponentsVct) {
+  Game game = MakeGame(kVctBlack, kVctWhite);  // black to move
+  FixedEvaluator evaluator;
+  SearchParams params = Params(100);
+  params.vct_max_nodes_root = 200000;
+  SearchResult r = RunSearch(params, evaluator, game);
+  ASSERT_EQ(r.tactic, Tactic::kDefendVct);
+  EXPECT_FALSE(r.vct_line.empty());
+  ASSERT_FALSE(r.children.empty());
+  // The moves searched are candidates: near the opponent's line, or black
+  // threats of its own; a far quiet move is not among them.
+  for (const ChildStats& child : r.children) {
+    const Point p = child.move.point();
+    bool near_line = false;
+    for (Point q : r.vct_line) {
+      near_line |= std::abs(p.x - q.x) <= 2 && std::abs(p.y - q.y) <= 2;
+    }
+    bool threat = game.board().FourPoints(kBlack).Contains(p);
+    for (int d = 0; d < kNumDirections; ++d) {
+      threat |= game.board().ShapeAt(p, kBlack, static_cast<Direction>(d)) ==
+                LineShape::kThree;
+    }
+    EXPECT_TRUE(near_line || threat) << MoveName(child.move);
+    EXPECT_NE(p, Pt("a15"));
+  }
+  EXPECT_LT(r.children.size(), LegalPointSet(game).ToVector().size());
+
+  params.defend_vct = false;
+  EXPECT_NE(RunSearch(params, evaluator, game).tactic, Tactic::kDefendVct);
 }
 
 TEST(SearchTest, BlackCannotBlockOnAForbiddenPoint) {
