@@ -102,6 +102,7 @@ class Summary {
     ++games_;
     moves_ += record.moves.size();
     if (replay.illegal.has_value()) ++illegal_;
+    if (record.opening_rule.has_value()) ++openings_;
     if (replay.illegal_opening.has_value()) ++illegal_openings_;
     const Game& game = replay.game;
     ++result_[std::string(GameResultName(replay.result()))];
@@ -126,7 +127,7 @@ class Summary {
     s["games"] = games_;
     s["moves"] = moves_;
     s["illegal"] = illegal_;
-    s["illegal_openings"] = illegal_openings_;
+    if (openings_ > 0) s["illegal_openings"] = illegal_openings_;
     s["result"] = Counts(result_, {"black", "white", "draw", "ongoing"});
     s["recorded_result"] =
         Counts(recorded_, {"black", "white", "draw", "null"});
@@ -160,6 +161,7 @@ class Summary {
   int games_ = 0;
   int64_t moves_ = 0;
   int illegal_ = 0;
+  int openings_ = 0;  // games with an opening rule
   int illegal_openings_ = 0;
   int forbidden_games_ = 0;
   int disagreements_ = 0;

@@ -1,4 +1,4 @@
-// `renju replay [--jsonl] [--rule R] FILE...`: replays every game of a record
+// `renju replay [--jsonl] [--rule R] FILE`: replays every game of a record
 // file through the rules and reports, per game, the moves, the result by the
 // rules, the recorded result, the first illegal move and the forbidden moves
 // that were played and forgiven (RULES.md §4, referee detail).
@@ -27,9 +27,8 @@
 //   illegal_opening   null, or why the actions do not fit the rule: the
 //                     first illegal action by number, an opening left
 //                     unfinished, or a move that is not the placed stone
-// then {"summary":{...}} (see SummaryJson). Several files are replayed one
-// after the other, each with its games and its summary, as if one at a
-// time (e.g. `renju replay DIR/*.game`). Exit code 0 when the file was
+// then {"summary":{...}} (see SummaryJson; "illegal_openings" only when a
+// game has an opening rule). Exit code 0 when the file was
 // read, whatever the games hold; 1 when it could not be read (the message
 // names the file and line); 2 for bad flags.
 #include <iostream>
@@ -59,7 +58,7 @@ int Replay(const Argv& argv) {
   args.AddString("rule", "",
                  "renju, standard or freestyle; overrides the record's rule "
                  "(default: the record's, else renju)");
-  args.AllowPositional(-1, "FILE...");
+  args.AllowPositional(1, "FILE");
   if (int code = ParseOrExit(args, argv); code >= 0) return code;
   std::optional<Variant> rule;
   if (args.IsSet("rule")) {
@@ -74,11 +73,9 @@ int Replay(const Argv& argv) {
     std::cerr << "replay: name a record file\n" << args.Usage();
     return 2;
   }
-  for (const std::string& path : args.positional()) {
-    if (absl::Status s = ReplayFile(path, rule, args.GetBool("jsonl"));
-        !s.ok()) {
-      return Fail(s);
-    }
+  if (absl::Status s = ReplayFile(args.positional()[0], rule, args.GetBool("jsonl"));
+      !s.ok()) {
+    return Fail(s);
   }
   return 0;
 }

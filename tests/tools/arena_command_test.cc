@@ -135,9 +135,15 @@ TEST_F(ArenaCommandTest, PlaysEveryOpeningRuleAndItsGamesReplay) {
     EXPECT_NE(r.out.find("opening rule " + rule + ": A swapped "),
               std::string::npos)
         << r.out;
-    const testing::CommandResult replay =
-        RunRenju("replay --jsonl " + out.string() + "/*.game 2>&1");
-    ASSERT_EQ(replay.exit_code, 0) << replay.out;
+    testing::CommandResult replay;
+    for (const char* name : {"game-00000.game", "game-00001.game"}) {
+      const testing::CommandResult one =
+          RunRenju("replay --jsonl " + (out / name).string() + " 2>&1");
+      ASSERT_EQ(one.exit_code, 0) << one.out;
+      EXPECT_NE(one.out.find("\"illegal_openings\":0"), std::string::npos)
+          << one.out;
+      replay.out += one.out;
+    }
     size_t games = 0;
     for (size_t at = replay.out.find("\"opening_rule\":\"" + rule + "\"");
          at != std::string::npos;
@@ -167,7 +173,7 @@ TEST_F(ArenaCommandTest, EnginesTakeTheRuleDefaultsInTheOpening) {
             std::string::npos)
       << r.out;
   const testing::CommandResult replay =
-      RunRenju("replay " + (dir_ / "t").string() + "/*.game 2>&1");
+      RunRenju("replay " + (dir_ / "t" / "game-00001.game").string() + " 2>&1");
   EXPECT_EQ(replay.exit_code, 0) << replay.out;
   EXPECT_NE(replay.out.find("opening taraguchi10: Place(h8) KeepColours"),
             std::string::npos)
