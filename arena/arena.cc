@@ -65,32 +65,13 @@ void FinishRecord(const Game& board, pb::GameRecord& record) {
           .count());
 }
 
-// Plays one game from `opening` between `black` and `white`.
-absl::StatusOr<ArenaGame> PlayArenaGame(const ArenaOptions& options,
-                                        const ArenaOpening& opening,
-                                        ArenaPlayer& black, ArenaPlayer& white,
-                                        ArenaGame game,
-                                        const std::atomic<bool>* stop) {
-  absl::StatusOr<Game> start =
-      Game::FromMoves(options.variant, options.board_size, opening.moves);
-  if (!start.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("opening ", opening.name, ": ", start.status().message()));
-  }
+// Plays `board` on to its end (the rules, a fault or the move cap), the
+// players by colour, adding the plies to game.record and its result.
+absl::Status PlayOn(const ArenaOptions& options, Game board,
+                    GamePlayer* const sides[kNumColors],
+                    ArenaPlayer* const players[kNumColors], ArenaGame& game,
+                    const std::atomic<bool>* stop) {
   pb::GameRecord& record = game.record;
-  StartRecord(options, opening, game.index, record);
-
-  Random seeds(options.seed, static_cast<uint64_t>(game.index));
-  ArenaPlayer* players[kNumColors] = {&black, &white};
-  std::unique_ptr<GamePlayer> sides[kNumColors];
-  for (int c = 0; c < kNumColors; ++c) {
-    absl::StatusOr<std::unique_ptr<GamePlayer>> side =
-        players[c]->NewGame(*start, seeds.NextUint64());
-    if (!side.ok()) return side.status();
-    sides[c] = std::move(*side);
-  }
-
-  Game board = *std::move(start);
   while (!board.over() && board.ply() < options.max_plies) {
     if (stop != nullptr && stop->load()) return absl::CancelledError("stopped");
     const Color side = board.side_to_move();
@@ -116,6 +97,95 @@ absl::StatusOr<ArenaGame> PlayArenaGame(const ArenaOptions& options,
     record.add_plies()->set_move(MoveIndex(answer->move, options.board_size));
   }
   FinishRecord(board, record);
+  return absl::OkStatus();
+}
+
+// Plays one game from `opening` between `black` and `white`.
+absl::StatusOr<ArenaGame> PlayArenaGame(const ArenaOptions& options,
+                                        const ArenaOpening& opening,
+                                        ArenaPlayer& black, ArenaPlayer& white,
+                                        ArenaGame game,
+                                        const std::atomic<bool>* stop) {
+  absl::StatusOr<Game> start =
+      Game::FromMoves(options.variant, options.board_size, opening.moves);
+  if (!start.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("opening ", opening.name, ": ", start.status().message()));
+  }
+  StartRecord(options, opening, game.index, game.record);
+
+  Random seeds(options.seed, static_cast<uint64_t>(game.index));
+  ArenaPlayer* const players[kNumColors] = {&black, &white};
+  std::unique_ptr<GamePlayer> sides[kNumColors];
+  for (int c = 0; c < kNumColors; ++c) {
+    absl::StatusOr<std::unique_ptr<GamePlayer>> side =
+        players[c]->NewGame(*start, seeds.NextUint64());
+    if (!side.ok()) return side.status();
+    sides[c] = std::move(*side);
+  }
+  GamePlayer* const by_colour[kNumColors] = {sides[0].get(), sides[1].get()};
+  if (absl::Status s =
+          PlayOn(options, *std::move(start), by_colour, players, game, stop);
+      !s.ok()) {
+    return s;
+  }
+  return game;
+}
+
+// Plays one game under options.opening_rule from the empty board, `first`
+// as the first player; each player takes its own opening actions.
+absl::StatusOr<ArenaGame> PlayRuleGame(const ArenaOptions& options,
+                                       ArenaPlayer& first, ArenaPlayer& second,
+                                       ArenaGame game,
+                                       const std::atomic<bool>* stop) {
+  absl::StatusOr<OpeningState> state = OpeningState::Create(
+      *options.opening_rule, options.variant, options.board_size);
+  if (!state.ok()) return state.status();
+  pb::GameRecord& record = game.record;
+  const ArenaOpening empty{{}, OpeningRuleName(*options.opening_rule)};
+  StartRecord(options, empty, game.index, record);
+
+  Random seeds(options.seed, static_cast<uint64_t>(game.index));
+  ArenaPlayer* const players[2] = {&first, &second};  // by Player
+  std::unique_ptr<GamePlayer> sides[2];
+  for (int p = 0; p < 2; ++p) {
+    absl::StatusOr<std::unique_ptr<GamePlayer>> side =
+        players[p]->NewGame(state->game(), seeds.NextUint64());
+    if (!side.ok()) return side.status();
+    sides[p] = std::move(*side);
+  }
+  const bool a_first = game.index % 2 == 0;
+  while (!state->done()) {
+    if (stop != nullptr && stop->load()) return absl::CancelledError("stopped");
+    const Player p = state->to_act();
+    const int i = static_cast<int>(p);
+    SwapCount& swaps =
+        (p == Player::kFirst) == a_first ? game.swaps_a : game.swaps_b;
+    if (state->Allows(OpeningActionKind::kSwap)) ++swaps.options;
+    absl::StatusOr<OpeningAction> action = sides[i]->Opening(*state, stop);
+    if (!action.ok()) return action.status();
+    if (stop != nullptr && stop->load()) return absl::CancelledError("stopped");
+    if (absl::Status s = state->Apply(*action); !s.ok()) {
+      return absl::InternalError(absl::StrCat(
+          "player ", players[i]->name(), " chose an opening action the game ",
+          record.uid(), " cannot take: ", s.message()));
+    }
+    if (action->kind == OpeningActionKind::kSwap) ++swaps.swaps;
+  }
+  SetOpening(*state, options.board_size, record);
+  for (Move m : state->game().moves()) {
+    record.add_plies()->set_move(MoveIndex(m, options.board_size));
+  }
+  const int black = static_cast<int>(state->black_player());
+  game.a_is_black = (black == 0) == a_first;
+  GamePlayer* const by_colour[kNumColors] = {sides[black].get(),
+                                             sides[1 - black].get()};
+  ArenaPlayer* const names[kNumColors] = {players[black], players[1 - black]};
+  if (absl::Status s =
+          PlayOn(options, state->game(), by_colour, names, game, stop);
+      !s.ok()) {
+    return s;
+  }
   return game;
 }
 
@@ -149,6 +219,9 @@ class Match {
     summary_.player_b = b.name();
     summary_.max_games = options.max_games;
     summary_.sprt = options.sprt;
+    if (options.opening_rule.has_value()) {
+      summary_.opening_rule = OpeningRuleName(*options.opening_rule);
+    }
   }
 
   absl::StatusOr<ArenaSummary> Run(const std::atomic<bool>* stop);
@@ -178,6 +251,18 @@ class Match {
 };
 
 absl::Status Match::PlayOne(int64_t index) {
+  if (options_.opening_rule.has_value()) {
+    ArenaGame game;
+    game.index = index;
+    game.opening = OpeningRuleName(*options_.opening_rule);
+    ArenaPlayer& first = index % 2 == 0 ? a_ : b_;
+    ArenaPlayer& second = index % 2 == 0 ? b_ : a_;
+    absl::StatusOr<ArenaGame> played =
+        PlayRuleGame(options_, first, second, std::move(game), &stop_);
+    if (absl::IsCancelled(played.status())) return absl::OkStatus();
+    if (!played.ok()) return played.status();
+    return Finish(*std::move(played));
+  }
   const int64_t pair = index / 2;
   const ArenaOpening opening =
       OpeningOfPair(options_.openings, pair, options_.board_size);
@@ -218,8 +303,10 @@ absl::Status Match::Finish(ArenaGame game) {
   }
   ArenaGame other = std::move(it->second);
   unpaired_.erase(it);
-  const ArenaGame& first = game.a_is_black ? game : other;
-  const ArenaGame& second = game.a_is_black ? other : game;
+  // The pair in index order: A black first, or A the first player.
+  const bool game_first = game.index % 2 == 0;
+  const ArenaGame& first = game_first ? game : other;
+  const ArenaGame& second = game_first ? other : game;
   if (!options_.out_dir.empty()) {
     for (const ArenaGame* g : {&first, &second}) {
       if (absl::Status s = WriteArenaGame(options_.out_dir, *g); !s.ok()) {
@@ -244,6 +331,11 @@ void Match::CountGame(const ArenaGame& game) {
   record.draws += score == 0.5;
   record.losses += score == 0.0;
   ++summary_.end_reasons[EndReasonKey(game.record.end_reason())];
+  for (const auto& [from, to] : {std::pair{&game.swaps_a, &summary_.swaps_a},
+                                 std::pair{&game.swaps_b, &summary_.swaps_b}}) {
+    to->options += from->options;
+    to->swaps += from->swaps;
+  }
   if (game.fault != EngineFault::kNone) {
     auto& faults = game.fault_by_a ? summary_.faults_a : summary_.faults_b;
     ++faults[static_cast<int>(game.fault)];
@@ -342,7 +434,14 @@ absl::Status ArenaOptions::Validate() const {
   if (absl::Status s = ValidateBoardSize(variant, board_size); !s.ok()) {
     return s;
   }
-  if (openings.empty()) {
+  if (opening_rule.has_value()) {
+    absl::StatusOr<OpeningState> state =
+        OpeningState::Create(*opening_rule, variant, board_size);
+    if (!state.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("arena: opening_rule: ", state.status().message()));
+    }
+  } else if (openings.empty()) {
     return absl::InvalidArgumentError("arena: no openings to play");
   }
   if (max_games < 2 || max_games % 2 != 0) {

@@ -8,6 +8,15 @@
 // player A as black, game 2p + 1 player B. After the first round through
 // the list, round r plays each opening under board symmetry r mod 8.
 //
+// Under an opening rule (ArenaOptions::opening_rule) games start from the
+// empty board instead: game 2p has player A as the first player (tentative
+// black, RULES.md §6), game 2p + 1 player B, and each player takes its own
+// opening actions (GamePlayer::Opening: model players by search, engines
+// and the tactical and random players by DefaultOpeningAction, since the
+// Gomocup protocol has no renju opening actions; swap2's SWAP2BOARD is not
+// used). The colours are those the opening ends with; engines then play
+// from the position the opening left. Records keep the rule and actions.
+//
 // `concurrent_games` threads each play one game at a time, so that many
 // searches share each model's batched evaluator. Games are adjudicated by
 // the rules core (five, forbidden move, full board, two passes, no five
@@ -32,6 +41,7 @@
 #include "arena/match_stats.h"
 #include "arena/opening_book.h"
 #include "proto/game.pb.h"
+#include "rules/opening.h"
 #include "rules/types.h"
 
 namespace renju {
@@ -55,7 +65,7 @@ absl::StatusOr<std::vector<ArenaOpening>> ArenaOpeningsFromFile(
 struct ArenaOptions {
   Variant variant = Variant::kRenju;
   int board_size = kRenjuBoardSize;
-  std::vector<ArenaOpening> openings;  // at least one
+  std::vector<ArenaOpening> openings;  // at least one, unless opening_rule
   // Games to play: even, >= 2.
   int64_t max_games = 40;
   int concurrent_games = 8;  // >= 1
@@ -64,6 +74,9 @@ struct ArenaOptions {
   // Checked after every completed pair; a decision stops the match.
   std::optional<SprtParams> sprt;
   uint64_t seed = 1;
+  // Play every game under this opening rule instead of from `openings`
+  // (see the file comment); the rule must fit variant and board_size.
+  std::optional<OpeningRule> opening_rule;
   // When set, every counted game is written here as game-NNNNN.game (a
   // serialized pb::GameRecord) and game-NNNNN.psq; the folder is created.
   std::string out_dir;
@@ -75,7 +88,7 @@ struct ArenaOptions {
 // One finished game.
 struct ArenaGame {
   int64_t index = 0;  // 0-based; its pair is index / 2
-  bool a_is_black = true;
+  bool a_is_black = true;  // under an opening rule: as the opening ended
   std::string opening;
   // The game as played: moves (no search targets), result, end reason.
   // A fault ends it with TIMEOUT (an engine out of time) or RESIGNATION
@@ -84,6 +97,9 @@ struct ArenaGame {
   EngineFault fault = EngineFault::kNone;
   bool fault_by_a = false;
   std::string fault_message;
+  // Under an opening rule: each player's swap options and swaps.
+  SwapCount swaps_a;
+  SwapCount swaps_b;
 
   // Player A's score: 1, 1/2 or 0.
   double a_score() const;

@@ -16,9 +16,21 @@ namespace {
 // One game of a ModelPlayer: its own tree, kept across moves.
 class ModelGame : public GamePlayer {
  public:
-  ModelGame(const SearchParams& params, Evaluator& evaluator, const Game& start,
-            uint64_t seed)
-      : params_(params), search_(params, evaluator, start), rng_(seed) {}
+  ModelGame(const SearchParams& params, const OpeningParams& opening,
+            Evaluator& evaluator, const Game& start, uint64_t seed)
+      : params_(params),
+        search_(params, evaluator, start),
+        opening_(params, opening, evaluator),
+        rng_(seed) {}
+
+  absl::StatusOr<OpeningAction> Opening(
+      const OpeningState& state, const std::atomic<bool>* stop) override {
+    FlagStopper stopper(stop);
+    absl::StatusOr<OpeningDecision> decision =
+        opening_.Decide(state, rng_, stop != nullptr ? &stopper : nullptr);
+    if (!decision.ok()) return decision.status();
+    return decision->action;
+  }
 
   absl::StatusOr<PlayerMove> Play(const Game& game,
                                   const std::atomic<bool>* stop) override {
@@ -42,6 +54,7 @@ class ModelGame : public GamePlayer {
  private:
   const SearchParams params_;
   Search search_;
+  OpeningPlayer opening_;
   Random rng_;
 };
 
@@ -97,21 +110,34 @@ bool HasPass(const Game& game) {
 
 }  // namespace
 
+absl::StatusOr<OpeningAction> GamePlayer::Opening(const OpeningState& state,
+                                                  const std::atomic<bool>*) {
+  Random rng(state.game().hash(), state.actions().size());
+  return DefaultOpeningAction(state, rng);
+}
+
 ModelPlayer::ModelPlayer(std::string name,
                          std::shared_ptr<EvaluatorStack> stack,
-                         const SearchParams& params)
+                         const SearchParams& params,
+                         const OpeningParams& opening)
     : name_(std::move(name)),
       stack_(std::move(stack)),
       evaluator_(EvaluatorOf(stack_)),
-      params_(params) {}
+      params_(params),
+      opening_(opening) {}
 
 ModelPlayer::ModelPlayer(std::string name, Evaluator& evaluator,
-                         const SearchParams& params)
-    : name_(std::move(name)), evaluator_(evaluator), params_(params) {}
+                         const SearchParams& params,
+                         const OpeningParams& opening)
+    : name_(std::move(name)),
+      evaluator_(evaluator),
+      params_(params),
+      opening_(opening) {}
 
 absl::StatusOr<std::unique_ptr<GamePlayer>> ModelPlayer::NewGame(
     const Game& start, uint64_t seed) {
-  return std::make_unique<ModelGame>(params_, evaluator_, start, seed);
+  return std::make_unique<ModelGame>(params_, opening_, evaluator_, start,
+                                     seed);
 }
 
 absl::StatusOr<std::unique_ptr<GamePlayer>> RandomPlayer::NewGame(

@@ -26,7 +26,9 @@
 #include "gomocup/gomocup_client.h"
 #include "nn/evaluator_stack.h"
 #include "rules/game.h"
+#include "rules/opening.h"
 #include "search/evaluator.h"
+#include "search/opening_player.h"
 #include "search/search_params.h"
 
 namespace renju {
@@ -50,6 +52,14 @@ class GamePlayer {
   // error but a fault in the answer.
   virtual absl::StatusOr<PlayerMove> Play(const Game& game,
                                           const std::atomic<bool>* stop) = 0;
+  // The opening action (RULES.md §6) for this player, the one to act in
+  // `state`, which is not over. The default is DefaultOpeningAction
+  // (search/opening_player.h) with randomness drawn from the position: the
+  // choice of players without opening judgement (engines, whose protocol
+  // has no opening actions, the tactical and random players). Model
+  // players decide by search. Errors stop the whole match.
+  virtual absl::StatusOr<OpeningAction> Opening(const OpeningState& state,
+                                                const std::atomic<bool>* stop);
 };
 
 // A participant of a match. Thread-safe: games on many threads call
@@ -67,15 +77,20 @@ class ArenaPlayer {
 
 // A network playing through search. Every game gets its own single-tree
 // Search (tree reuse across both sides' moves); all share the evaluator.
+// Opening actions come from an OpeningPlayer (search/opening_player.h)
+// with the same search params and `opening`'s budget.
 class ModelPlayer : public ArenaPlayer {
  public:
-  // Shares `stack` (kept alive by this player). `params` must be valid.
+  // Shares `stack` (kept alive by this player). `params` and `opening`
+  // must be valid.
   ModelPlayer(std::string name, std::shared_ptr<EvaluatorStack> stack,
-              const SearchParams& params);
+              const SearchParams& params,
+              const OpeningParams& opening = OpeningParams());
   // `evaluator` is not owned and must outlive the player and its games
   // (tests use fake evaluators).
   ModelPlayer(std::string name, Evaluator& evaluator,
-              const SearchParams& params);
+              const SearchParams& params,
+              const OpeningParams& opening = OpeningParams());
 
   const std::string& name() const override { return name_; }
   absl::StatusOr<std::unique_ptr<GamePlayer>> NewGame(const Game& start,
@@ -86,6 +101,7 @@ class ModelPlayer : public ArenaPlayer {
   std::shared_ptr<EvaluatorStack> stack_;  // may be null
   Evaluator& evaluator_;
   const SearchParams params_;
+  const OpeningParams opening_;
 };
 
 // Plays a uniformly random legal point (a pass when there is none).

@@ -42,6 +42,10 @@ std::string FaultText(const std::array<int64_t, kNumEngineFaults>& faults) {
   return text.empty() ? "none" : text;
 }
 
+Json SwapJson(const SwapCount& c) {
+  return Json{{"options", c.options}, {"swaps", c.swaps}};
+}
+
 std::string RecordText(const ColourRecord& r) {
   return absl::StrFormat("+%d =%d -%d", r.wins, r.draws, r.losses);
 }
@@ -80,6 +84,10 @@ std::string ArenaSummaryJson(const ArenaSummary& s) {
                         {"lower_bound", s.sprt->lower_bound()},
                         {"upper_bound", s.sprt->upper_bound()},
                         {"decision", SprtDecisionName(s.decision)}};
+  }
+  if (!s.opening_rule.empty()) {
+    json["opening_rule"] = s.opening_rule;
+    json["swaps"] = Json{{"a", SwapJson(s.swaps_a)}, {"b", SwapJson(s.swaps_b)}};
   }
   json["faults"] =
       Json{{"a", FaultsJson(s.faults_a)}, {"b", FaultsJson(s.faults_b)}};
@@ -125,6 +133,12 @@ std::string ArenaReport(const ArenaSummary& s) {
         s.sprt->elo0, s.sprt->elo1, s.sprt->alpha, s.sprt->beta, s.llr,
         s.sprt->lower_bound(), s.sprt->upper_bound(),
         SprtDecisionName(s.decision));
+  }
+  if (!s.opening_rule.empty()) {
+    absl::StrAppendFormat(
+        &text, "opening rule %s: A swapped %d of %d times, B %d of %d\n",
+        s.opening_rule, s.swaps_a.swaps, s.swaps_a.options, s.swaps_b.swaps,
+        s.swaps_b.options);
   }
   absl::StrAppendFormat(&text, "faults: A %s; B %s\n", FaultText(s.faults_a),
                         FaultText(s.faults_b));

@@ -24,6 +24,14 @@ struct ColourRecord {
   int64_t games() const { return wins + draws + losses; }
 };
 
+// Under an opening rule: how often a player could swap colours (a swap
+// option of RULES.md §6, Taraguchi's branch choice included) and how often
+// it did.
+struct SwapCount {
+  int64_t options = 0;
+  int64_t swaps = 0;
+};
+
 inline constexpr int kNumEngineFaults = 6;  // EngineFault kNone..kRefused
 
 // Everything is from player A's view and counts only the games of
@@ -41,6 +49,11 @@ struct ArenaSummary {
   std::optional<SprtParams> sprt;
   double llr = 0;
   SprtDecision decision = SprtDecision::kContinue;
+  // The opening rule of the games (rules/opening.h OpeningRuleName); empty
+  // when they started from placed openings.
+  std::string opening_rule;
+  SwapCount swaps_a;  // A's swap options and swaps
+  SwapCount swaps_b;
   // Games lost by each player's faults, indexed by EngineFault.
   std::array<int64_t, kNumEngineFaults> faults_a{};
   std::array<int64_t, kNumEngineFaults> faults_b{};
@@ -63,7 +76,9 @@ struct ArenaSummary {
 // One JSON object (pretty-printed): players, games, "a_as_black" and
 // "a_as_white" {wins, draws, losses}, score, pentanomial [5], elo,
 // elo_error, elo_low, elo_high, los, sprt {elo0, elo1, alpha, beta, llr,
-// lower_bound, upper_bound, decision} (absent without SPRT), faults {a, b}
+// lower_bound, upper_bound, decision} (absent without SPRT), under an
+// opening rule "opening_rule" and "swaps" {a, b} each {options, swaps},
+// faults {a, b}
 // each {crashed, timed_out, garbage_reply, illegal_move, refused},
 // end_reasons, discarded_games, stop_reason, elapsed_seconds.
 std::string ArenaSummaryJson(const ArenaSummary& summary);
@@ -72,7 +87,8 @@ std::string ArenaSummaryJson(const ArenaSummary& summary);
 // LLR 0.52 [-2.94, 2.94]".
 std::string ArenaProgressLine(const ArenaSummary& summary);
 // A few lines for the end of a match: players, results by colour,
-// pentanomial, Elo and interval, LOS, SPRT, faults.
+// pentanomial, Elo and interval, LOS, SPRT, swaps under an opening rule,
+// faults.
 std::string ArenaReport(const ArenaSummary& summary);
 
 }  // namespace renju

@@ -121,6 +121,9 @@ void CheckSearch(Checker& c, const std::string& p, const pb::SearchConfig& s) {
   c.Range(p + ".gumbel_considered_moves", s.gumbel_considered_moves(), 2, 225);
   c.Range(p + ".gumbel_c_visit", s.gumbel_c_visit(), 0.0f, 1e6f);
   c.Range(p + ".gumbel_c_scale", s.gumbel_c_scale(), 0.0f, 100.0f);
+  c.Range<int64_t>(p + ".opening_candidate_visits",
+                   s.opening_candidate_visits(), 1, 1000000);
+  c.Range(p + ".opening_max_candidates", s.opening_max_candidates(), 1, 225);
   c.Merge(p, ToSearchParams(s).Validate());
 }
 
@@ -446,6 +449,13 @@ SearchParams ToSearchParams(const pb::SearchConfig& s) {
   p.gumbel_considered_moves = s.gumbel_considered_moves();
   p.gumbel_c_visit = s.gumbel_c_visit();
   p.gumbel_c_scale = s.gumbel_c_scale();
+  return p;
+}
+
+OpeningParams ToOpeningParams(const pb::SearchConfig& s) {
+  OpeningParams p;
+  p.candidate_visits = s.opening_candidate_visits();
+  p.max_candidates = s.opening_max_candidates();
   return p;
 }
 

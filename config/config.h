@@ -13,6 +13,7 @@
 #include "nn/network_config.h"
 #include "proto/config.pb.h"
 #include "rules/types.h"
+#include "search/opening_player.h"
 #include "search/search_params.h"
 
 namespace renju {
@@ -40,6 +41,7 @@ std::string RunConfigText(const pb::RunConfig& config);
 Variant VariantOf(const pb::RunConfig& config);
 NetworkConfig ToNetworkConfig(const pb::RunConfig& config);
 SearchParams ToSearchParams(const pb::SearchConfig& config);
+OpeningParams ToOpeningParams(const pb::SearchConfig& config);
 BatchedEvaluatorOptions ToEvaluatorOptions(const pb::EvaluatorConfig& config);
 
 }  // namespace renju

@@ -121,7 +121,171 @@ absl::Status CheckResult(const pb::GameRecord& record, const Game& game) {
   }
 }
 
+// At most this many opening actions: the longest procedure (Taraguchi's
+// branch B) takes 11; a record with more is forged.
+constexpr int kMaxOpeningActions = 32;
+
+struct ActionKindPair {
+  OpeningActionKind kind;
+  pb::OpeningActionKind proto;
+};
+constexpr ActionKindPair kActionKinds[] = {
+    {OpeningActionKind::kPlace, pb::OPENING_PLACE},
+    {OpeningActionKind::kSwap, pb::OPENING_SWAP},
+    {OpeningActionKind::kKeepColours, pb::OPENING_KEEP_COLOURS},
+    {OpeningActionKind::kDeclareCount, pb::OPENING_DECLARE_COUNT},
+    {OpeningActionKind::kOfferFifth, pb::OPENING_OFFER_FIFTH},
+    {OpeningActionKind::kChooseFifth, pb::OPENING_CHOOSE_FIFTH},
+};
+
+// The opening of a record whose opening_rule is set, checked against its
+// plies; `moves` are the plies as moves.
+absl::Status CheckOpening(const pb::GameRecord& record, Variant variant,
+                          int size, const std::vector<Move>& moves) {
+  if (record.opening_actions_size() > kMaxOpeningActions) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        record.opening_actions_size(), " opening actions; no rule takes more "
+        "than ", kMaxOpeningActions));
+  }
+  absl::StatusOr<OpeningRule> rule = ParseOpeningRule(record.opening_rule());
+  if (!rule.ok()) return rule.status();
+  std::vector<OpeningAction> actions;
+  for (int i = 0; i < record.opening_actions_size(); ++i) {
+    absl::StatusOr<OpeningAction> action =
+        FromProto(record.opening_actions(i), size);
+    if (!action.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "opening action ", i + 1, ": ", action.status().message()));
+    }
+    actions.push_back(*std::move(action));
+  }
+  absl::StatusOr<OpeningState> opening =
+      CheckOpeningRecord(*rule, actions, moves, variant, size);
+  if (!opening.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "opening rule ", record.opening_rule(), ": ",
+        opening.status().message()));
+  }
+  if (record.opening_plies() != opening->game().ply()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "opening_plies is ", record.opening_plies(), " but the ",
+        record.opening_rule(), " opening placed ", opening->game().ply(),
+        " stones"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+pb::OpeningActionRecord ToProto(const OpeningAction& action, int size) {
+  pb::OpeningActionRecord out;
+  for (const ActionKindPair& pair : kActionKinds) {
+    if (pair.kind == action.kind) out.set_kind(pair.proto);
+  }
+  switch (action.kind) {
+    case OpeningActionKind::kPlace:
+    case OpeningActionKind::kChooseFifth:
+      out.add_points(PointIndex(action.point, size));
+      break;
+    case OpeningActionKind::kOfferFifth:
+      for (Point p : action.points) out.add_points(PointIndex(p, size));
+      break;
+    case OpeningActionKind::kDeclareCount:
+      out.set_count(action.count);
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+absl::StatusOr<OpeningAction> FromProto(const pb::OpeningActionRecord& action,
+                                        int size) {
+  const ActionKindPair* pair = nullptr;
+  for (const ActionKindPair& p : kActionKinds) {
+    if (p.proto == action.kind()) pair = &p;
+  }
+  if (pair == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "kind ", static_cast<int>(action.kind()), " is not an opening action"));
+  }
+  std::vector<Point> points;
+  for (int index : action.points()) {
+    if (index < 0 || index >= size * size) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "point ", index, " is off the ", size, "x", size, " board"));
+    }
+    points.push_back(PointAt(index, size));
+  }
+  const bool one_point = pair->kind == OpeningActionKind::kPlace ||
+                         pair->kind == OpeningActionKind::kChooseFifth;
+  const bool many_points = pair->kind == OpeningActionKind::kOfferFifth;
+  if (one_point ? points.size() != 1 : !many_points && !points.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(pb::OpeningActionKind_Name(action.kind()), " with ",
+                     points.size(), " points"));
+  }
+  if (pair->kind != OpeningActionKind::kDeclareCount && action.count() != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(pb::OpeningActionKind_Name(action.kind()),
+                     " with a count (", action.count(), ")"));
+  }
+  OpeningAction out;
+  out.kind = pair->kind;
+  if (one_point) out.point = points[0];
+  if (many_points) out.points = std::move(points);
+  out.count = action.count();
+  return out;
+}
+
+void SetOpening(const OpeningState& opening, int size, pb::GameRecord& record) {
+  record.set_opening_rule(OpeningRuleName(opening.rule()));
+  record.clear_opening_actions();
+  for (const OpeningAction& action : opening.actions()) {
+    *record.add_opening_actions() = ToProto(action, size);
+  }
+  record.set_opening_plies(opening.game().ply());
+}
+
+absl::StatusOr<GameRecord> RecordFromProto(const pb::GameRecord& record) {
+  absl::StatusOr<Variant> variant = FromProto(record.variant());
+  if (!variant.ok()) return variant.status();
+  GameRecord out;
+  out.variant = *variant;
+  out.size = BoardSizeOf(record.board_size());
+  for (const pb::GamePly& ply : record.plies()) {
+    const int index = ply.move();
+    out.moves.push_back(index < 0 ? Move::Pass()
+                                  : Move::At(PointAt(index, out.size)));
+  }
+  switch (record.result()) {
+    case pb::BLACK_WIN:
+      out.result = GameResult::kBlackWin;
+      break;
+    case pb::WHITE_WIN:
+      out.result = GameResult::kWhiteWin;
+      break;
+    case pb::DRAW:
+      out.result = GameResult::kDraw;
+      break;
+    default:
+      break;
+  }
+  if (record.opening_rule().empty()) return out;
+  absl::StatusOr<OpeningRule> rule = ParseOpeningRule(record.opening_rule());
+  if (!rule.ok()) return rule.status();
+  out.opening_rule = *rule;
+  for (int i = 0; i < record.opening_actions_size(); ++i) {
+    absl::StatusOr<OpeningAction> action =
+        FromProto(record.opening_actions(i), out.size);
+    if (!action.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "opening action ", i + 1, ": ", action.status().message()));
+    }
+    out.opening_actions.push_back(*std::move(action));
+  }
+  return out;
+}
 
 int MoveIndex(Move m, int size) {
   return m.is_pass() ? -1 : PointIndex(m.point(), size);
@@ -274,6 +438,11 @@ absl::StatusOr<Game> ValidateGameRecord(const pb::GameRecord& record,
         absl::StrCat("opening_plies ", record.opening_plies(), " is outside 0..",
                      record.plies_size()));
   }
+  if (record.opening_rule().empty() && record.opening_actions_size() > 0) {
+    return absl::InvalidArgumentError(
+        "opening actions without an opening rule");
+  }
+  std::vector<Move> moves;
   for (int i = 0; i < record.plies_size(); ++i) {
     const int ply = i + 1;
     const pb::GamePly& p = record.plies(i);
@@ -286,6 +455,7 @@ absl::StatusOr<Game> ValidateGameRecord(const pb::GameRecord& record,
                                         "x", size, " board"));
     }
     const Move m = index < 0 ? Move::Pass() : Move::At(PointAt(index, size));
+    moves.push_back(m);
     if (absl::Status s = game->Play(m, ForbiddenMovePolicy::kLoses, no_five);
         !s.ok()) {
       return PlyError(ply, s.message());
@@ -295,6 +465,11 @@ absl::StatusOr<Game> ValidateGameRecord(const pb::GameRecord& record,
                                "black played ", MoveName(m), ", a forbidden point (",
                                ForbiddenKindName(game->forbidden_played().back().kind),
                                ")"));
+    }
+  }
+  if (!record.opening_rule().empty()) {
+    if (absl::Status s = CheckOpening(record, *variant, size, moves); !s.ok()) {
+      return s;
     }
   }
   if (absl::Status s = CheckResult(record, *game); !s.ok()) return s;

@@ -10,6 +10,8 @@
 #include "absl/status/statusor.h"
 #include "proto/game.pb.h"
 #include "rules/game.h"
+#include "rules/opening.h"
+#include "rules/record.h"
 
 namespace renju {
 
@@ -25,6 +27,23 @@ absl::StatusOr<Variant> FromProto(pb::Variant v);
 pb::GameResult ToProto(GameResult r);
 pb::EndReason ToProto(EndReason r);
 
+// Opening actions on the wire. FromProto's error names the kind or the
+// point that does not fit a board of `size`.
+pb::OpeningActionRecord ToProto(const OpeningAction& action, int size);
+absl::StatusOr<OpeningAction> FromProto(const pb::OpeningActionRecord& action,
+                                        int size);
+
+// Sets the record's opening_rule, opening_actions and opening_plies (the
+// stones the opening placed) from a finished opening.
+void SetOpening(const OpeningState& opening, int size, pb::GameRecord& record);
+
+// A stored game as the rules core's record (rules/record.h), for `renju
+// replay`: moves, variant, size, result, opening rule and actions; search
+// targets are dropped. Nothing is checked against the rules (ReplayRecord
+// does that); errors: an unknown variant, an opening rule or action that
+// does not parse.
+absl::StatusOr<GameRecord> RecordFromProto(const pb::GameRecord& record);
+
 // Board size of a record or position: 0 means 15.
 int BoardSizeOf(int proto_size);
 
@@ -39,8 +58,10 @@ absl::StatusOr<Game> GameFromPosition(const pb::Position& position);
 // targets well-formed (policy points legal at that ply and probabilities
 // summing to 1; WDL in [0, 1] summing to 1); the recorded result and end
 // reason agree with the board (a five must be the winner's; resignation,
-// move cap and the like are only allowed while the board has no result).
-// Errors say what and at which ply.
+// move cap and the like are only allowed while the board has no result);
+// with an opening rule, the opening actions are legal under it, end the
+// opening and placed the first opening_plies moves (CheckOpeningRecord).
+// Errors say what and at which ply or opening action.
 //
 // `no_five` is how a move that leaves neither side a five is judged
 // (RULES.md §5). Uploads use kDraws: the game ended there, so a later move

@@ -7,8 +7,11 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "base/logging.h"
 #include "rules/symmetry.h"
 
@@ -336,6 +339,115 @@ std::string OpeningAction::ToString() const {
       return absl::StrCat("ChooseFifth(", PointText(point, kMaxBoardSize), ")");
   }
   return "?";
+}
+
+namespace {
+
+struct ActionName {
+  Kind kind;
+  absl::string_view name;
+};
+constexpr std::array<ActionName, kNumOpeningActionKinds> kActionNames = {{
+    {Kind::kPlace, "place"},
+    {Kind::kPass, "pass"},
+    {Kind::kSwap, "swap"},
+    {Kind::kKeepColours, "keepcolours"},
+    {Kind::kDeclareCount, "declarecount"},
+    {Kind::kOfferFifth, "offerfifth"},
+    {Kind::kChooseFifth, "choosefifth"},
+}};
+
+// Which kinds take an argument in parentheses.
+bool TakesArgument(Kind kind) {
+  return kind == Kind::kPlace || kind == Kind::kDeclareCount ||
+         kind == Kind::kOfferFifth || kind == Kind::kChooseFifth;
+}
+
+}  // namespace
+
+absl::StatusOr<OpeningAction> ParseOpeningAction(absl::string_view text,
+                                                 int size) {
+  const absl::string_view trimmed = absl::StripAsciiWhitespace(text);
+  const size_t open = trimmed.find('(');
+  const std::string name = absl::AsciiStrToLower(trimmed.substr(0, open));
+  auto error = [&](absl::string_view why) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("opening action '", text, "': ", why));
+  };
+  const auto entry =
+      std::find_if(kActionNames.begin(), kActionNames.end(),
+                   [&](const ActionName& a) { return a.name == name; });
+  if (entry == kActionNames.end()) {
+    return error(
+        "expected Place(h8), Swap, KeepColours, DeclareCount(N), "
+        "OfferFifth(h8 j9 ...) or ChooseFifth(h8)");
+  }
+  if (!TakesArgument(entry->kind)) {
+    if (open != absl::string_view::npos) return error("takes no argument");
+    return OpeningAction{entry->kind, {}, {}, 0};
+  }
+  if (open == absl::string_view::npos || trimmed.back() != ')') {
+    return error("needs its argument in parentheses");
+  }
+  const absl::string_view argument =
+      trimmed.substr(open + 1, trimmed.size() - open - 2);
+  if (entry->kind == Kind::kDeclareCount) {
+    int n = 0;
+    if (!absl::SimpleAtoi(argument, &n)) return error("the count is not a number");
+    return OpeningAction::DeclareCount(n);
+  }
+  std::vector<Point> points;
+  for (absl::string_view token :
+       absl::StrSplit(argument, absl::ByAnyChar(" ,"), absl::SkipEmpty())) {
+    absl::StatusOr<Point> p = ParsePoint(token, size);
+    if (!p.ok()) return error(p.status().message());
+    points.push_back(*p);
+  }
+  if (entry->kind == Kind::kOfferFifth) {
+    return OpeningAction::OfferFifth(std::move(points));
+  }
+  if (points.size() != 1) return error("needs exactly one point");
+  return OpeningAction{entry->kind, points[0], {}, 0};
+}
+
+absl::StatusOr<OpeningState> ReplayOpening(
+    OpeningRule rule, const std::vector<OpeningAction>& actions,
+    Variant variant, int size) {
+  absl::StatusOr<OpeningState> state = OpeningState::Create(rule, variant, size);
+  if (!state.ok()) return state.status();
+  for (size_t i = 0; i < actions.size(); ++i) {
+    if (absl::Status s = state->Apply(actions[i]); !s.ok()) {
+      return absl::Status(
+          s.code(), absl::StrCat("opening action ", i + 1, " of ",
+                                 actions.size(), " (", actions[i].ToString(),
+                                 "): ", s.message()));
+    }
+  }
+  return state;
+}
+
+absl::StatusOr<OpeningState> CheckOpeningRecord(
+    OpeningRule rule, const std::vector<OpeningAction>& actions,
+    const std::vector<Move>& moves, Variant variant, int size) {
+  absl::StatusOr<OpeningState> state =
+      ReplayOpening(rule, actions, variant, size);
+  if (!state.ok()) return state.status();
+  if (!state->done()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the ", actions.size(),
+                     " opening actions end before the opening is over: ",
+                     state->Expectation()));
+  }
+  const std::vector<Move>& placed = state->game().moves();
+  for (size_t i = 0; i < placed.size(); ++i) {
+    if (i >= moves.size() || moves[i] != placed[i]) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "move ", i + 1, " is ",
+          i < moves.size() ? MoveName(moves[i]) : "missing",
+          " but the opening actions placed ", MoveName(placed[i])));
+    }
+  }
+  return state;
 }
 
 // --- The state machine -------------------------------------------------------

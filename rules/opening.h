@@ -104,7 +104,19 @@ struct OpeningAction {
 
   // "Place(h8)", "Swap", "DeclareCount(3)", "OfferFifth(j9 g7)", ...
   std::string ToString() const;
+
+  friend bool operator==(const OpeningAction& a, const OpeningAction& b) {
+    return a.kind == b.kind && a.point == b.point && a.points == b.points &&
+           a.count == b.count;
+  }
 };
+
+// The inverse of OpeningAction::ToString for a board of `size` (records
+// write actions that way): "Place(h8)", "Swap", "KeepColours",
+// "DeclareCount(3)", "OfferFifth(j9 g7)", "ChooseFifth(g7)"; case-insensitive
+// names, points checked against the board only. The error names the text.
+absl::StatusOr<OpeningAction> ParseOpeningAction(absl::string_view text,
+                                                 int size = kRenjuBoardSize);
 
 // RULES.md §6, symmetry of 5th-move candidates: true when an isometry of the
 // infinite grid (one of the 8 rotations/reflections combined with any
@@ -180,6 +192,24 @@ class OpeningState {
   std::vector<Point> offered_;
   std::vector<OpeningAction> actions_;
 };
+
+// Replays a recorded opening: `actions` in order from the empty board under
+// `rule`, each checked as Apply checks it. The error names the first action
+// the rule refuses, 1-based, and why, e.g. "opening action 4 of 7 (Swap):
+// out of phase: RIF expects white ...". Stopping before the opening is over
+// is not an error here (see CheckOpeningRecord).
+absl::StatusOr<OpeningState> ReplayOpening(
+    OpeningRule rule, const std::vector<OpeningAction>& actions,
+    Variant variant = Variant::kRenju, int size = kRenjuBoardSize);
+
+// The one definition of a recorded opening that agrees with its game
+// (records, uploads, `renju replay`): the actions replay under the rule
+// (ReplayOpening), end the opening, and the game's first moves are the
+// stones the opening placed, in order. Returns the finished opening.
+absl::StatusOr<OpeningState> CheckOpeningRecord(
+    OpeningRule rule, const std::vector<OpeningAction>& actions,
+    const std::vector<Move>& moves, Variant variant = Variant::kRenju,
+    int size = kRenjuBoardSize);
 
 }  // namespace renju
 

@@ -488,7 +488,13 @@ absl::StatusOr<ReplayedGame> ReplayRecord(const GameRecord& record,
                                           Variant variant) {
   absl::StatusOr<Game> game = Game::Create(variant, record.size);
   if (!game.ok()) return game.status();
-  ReplayedGame out{std::move(*game), std::nullopt};
+  ReplayedGame out{std::move(*game), std::nullopt, std::nullopt};
+  if (record.opening_rule.has_value()) {
+    absl::StatusOr<OpeningState> opening =
+        CheckOpeningRecord(*record.opening_rule, record.opening_actions,
+                           record.moves, variant, record.size);
+    if (!opening.ok()) out.illegal_opening = std::string(opening.status().message());
+  }
   for (size_t i = 0; i < record.moves.size(); ++i) {
     const Move m = record.moves[i];
     if (std::optional<IllegalReason> why = WhyIllegal(out.game, m)) {

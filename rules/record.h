@@ -30,6 +30,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "rules/game.h"
+#include "rules/opening.h"
 #include "rules/types.h"
 
 namespace renju {
@@ -42,6 +43,12 @@ struct GameRecord {
   std::vector<Move> moves;           // play order, black first; passes allowed
   std::optional<GameResult> result;  // the recorded result; absent = unknown
   int line = 0;  // 1-based line where the game starts in its file; 0 = unknown
+  // The opening rule the game was played under (RULES.md §6) and its
+  // opening actions in order (place, swap, keep, declare, offer, choose);
+  // absent for records that do not say, e.g. every file format but .game
+  // and JSON Lines, and games written before opening rules were played.
+  std::optional<OpeningRule> opening_rule;
+  std::vector<OpeningAction> opening_actions;
 };
 
 // A renju-notation move as records write it: `h8` (any case), or a pass
@@ -105,6 +112,11 @@ struct ReplayedGame {
   // move after which neither side could make a five (0: none).
   Game game;
   std::optional<IllegalMove> illegal;  // the first move that was not played
+  // Why the record's opening actions do not fit its opening rule and moves
+  // (CheckOpeningRecord: the first illegal action, an unfinished opening,
+  // a move that is not the stone the opening placed); absent when they fit
+  // or the record has no opening rule. The moves are replayed either way.
+  std::optional<std::string> illegal_opening;
 
   // The result by the rules: the game's own, except that a game that left
   // neither side a five was drawn there, whatever the record played after
@@ -121,8 +133,9 @@ struct ReplayedGame {
 // ForbiddenMovePolicy::kForgiven and NoFivePolicy::kPlaysOn (human records
 // often play on where no five is possible; the ply is noted, not refused),
 // stopping at the first illegal move (off the board, occupied, or after the
-// game ended by a five, a full board or two passes). Fails only when
-// `variant` and record.size do not fit together.
+// game ended by a five, a full board or two passes), and checks a recorded
+// opening against its rule (illegal_opening). Fails only when `variant`
+// and record.size do not fit together.
 absl::StatusOr<ReplayedGame> ReplayRecord(const GameRecord& record,
                                           Variant variant);
 

@@ -2,7 +2,9 @@
 // search (model:PATH), an external Gomocup engine (engine:COMMAND LINE),
 // the built-in tactical brain (tactical) or a random legal mover (random).
 // Openings are the 26 canonical ones or a Gomocup opening file, each played
-// twice with colours swapped; many games run at once sharing one batched
+// twice with colours swapped, or, with --opening-rule, every game is played
+// under that opening rule with each player taking its own opening actions
+// (the report counts each side's swaps); many games run at once sharing one batched
 // evaluator per model. Prints a progress line (score, Elo and interval,
 // LLR), then a report; writes each game as .game and .psq and the summary
 // as summary.json into --out.
@@ -80,9 +82,14 @@ class PlayerFactory {
     pb::SearchConfig search = config_.arena().search();
     if (args_.IsSet("visits")) search.set_visits(args_.GetInt("visits"));
     if (args_.IsSet("time-ms")) search.set_time_ms(args_.GetInt("time-ms"));
+    if (args_.IsSet("opening-visits")) {
+      search.set_opening_candidate_visits(args_.GetInt("opening-visits"));
+    }
     const SearchParams params = ToSearchParams(search);
     if (absl::Status s = params.Validate(); !s.ok()) return s;
-    return std::make_unique<ModelPlayer>(name, stack, params);
+    const OpeningParams opening = ToOpeningParams(search);
+    if (absl::Status s = opening.Validate(); !s.ok()) return s;
+    return std::make_unique<ModelPlayer>(name, stack, params, opening);
   }
 
   absl::StatusOr<std::unique_ptr<ArenaPlayer>> MakeEngine(
@@ -176,6 +183,14 @@ absl::StatusOr<ArenaOptions> MatchOptions(const pb::RunConfig& config,
   if (!sprt.ok()) return sprt.status();
   options.sprt = *sprt;
   options.out_dir = args.GetString("out");
+  if (const std::string rule = args.GetString("opening-rule"); !rule.empty()) {
+    absl::StatusOr<OpeningRule> parsed = ParseOpeningRule(rule);
+    if (!parsed.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("arena: --opening-rule: ", parsed.status().message()));
+    }
+    options.opening_rule = *parsed;
+  }
   if (absl::Status s = options.Validate(); !s.ok()) return s;
   return options;
 }
@@ -364,6 +379,16 @@ int Arena(const Argv& argv) {
   args.AddInt("concurrent", 0, 1, 4096,
               "games at once (default arena.concurrent_games)");
   args.AddString("openings", "canonical", "canonical, or an opening file");
+  args.AddString("opening-rule", "",
+                 "play every game from the empty board under this opening "
+                 "rule (rif, yamaguchi, tarannikov, taraguchi<N>, swap1, "
+                 "swap3, swap2; RULES.md §6) instead of --openings: game 2p "
+                 "has A as the first player, and each player takes its own "
+                 "opening actions (engines, tactical and random: the "
+                 "rule's defaults)");
+  args.AddInt("opening-visits", 0, 1, 1000000,
+              "model visits per candidate an opening decision values "
+              "(default arena.search.opening_candidate_visits)");
   args.AddString("notation", "offset", "opening file notation: offset or pos");
   args.AddString("pos-rows", "top",
                  "pos notation: numbers count rows from the top or bottom");

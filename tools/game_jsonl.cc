@@ -54,6 +54,41 @@ absl::StatusOr<std::optional<std::string>> OptionalString(
   return std::optional<std::string>(it->get<std::string>());
 }
 
+// "opening_rule" and "opening_actions"; the actions are read after "size".
+absl::Status ReadOpening(const nlohmann::json& object, GameRecord& record) {
+  absl::StatusOr<std::optional<std::string>> rule =
+      OptionalString(object, "opening_rule");
+  if (!rule.ok()) return rule.status();
+  const auto actions = object.find("opening_actions");
+  const bool has_actions = actions != object.end() && !actions->is_null();
+  if (!rule->has_value()) {
+    if (has_actions) return KeyError("opening_actions", "needs \"opening_rule\"");
+    return absl::OkStatus();
+  }
+  absl::StatusOr<OpeningRule> parsed = ParseOpeningRule(**rule);
+  if (!parsed.ok()) return KeyError("opening_rule", parsed.status().message());
+  record.opening_rule = *parsed;
+  if (!has_actions) return absl::OkStatus();
+  if (!actions->is_array()) {
+    return KeyError("opening_actions", "is not a list of actions");
+  }
+  for (const nlohmann::json& entry : *actions) {
+    const size_t n = record.opening_actions.size() + 1;
+    if (!entry.is_string()) {
+      return KeyError("opening_actions",
+                      absl::StrCat("entry ", n, " is not a string: ", entry.dump()));
+    }
+    absl::StatusOr<OpeningAction> action =
+        ParseOpeningAction(entry.get<std::string>(), record.size);
+    if (!action.ok()) {
+      return KeyError("opening_actions", absl::StrCat("entry ", n, ": ",
+                                                      action.status().message()));
+    }
+    record.opening_actions.push_back(*std::move(action));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<GameRecord> GameFromJson(const nlohmann::json& object) {
@@ -93,6 +128,7 @@ absl::StatusOr<GameRecord> GameFromJson(const nlohmann::json& object) {
     }
     record.size = size->get<int>();
   }
+  if (absl::Status s = ReadOpening(object, record); !s.ok()) return s;
   return record;
 }
 

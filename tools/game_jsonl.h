@@ -7,6 +7,14 @@
 //   "result" optional; "black", "white", "draw", "unknown" or null
 //   "rule"   optional; "renju", "standard" or "freestyle"
 //   "size"   optional; the board size, default 15
+//   "opening_rule"     optional; the opening rule the game was played under
+//                      (rif, yamaguchi, tarannikov, taraguchi10, swap1,
+//                      swap3, swap2, ...: rules/opening.h)
+//   "opening_actions"  optional, only with "opening_rule"; the opening
+//                      actions in order as OpeningAction::ToString writes
+//                      them: ["Place(h8)", "Place(h9)", "Place(j10)",
+//                      "KeepColours", "Place(i10)", "OfferFifth(j9 g7)",
+//                      "ChooseFifth(g7)"]
 // Other keys ("source", "line", ...) are ignored. Blank lines are skipped.
 #ifndef RENJU_TOOLS_GAME_JSONL_H_
 #define RENJU_TOOLS_GAME_JSONL_H_

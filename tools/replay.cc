@@ -13,6 +13,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "proto/game.pb.h"
+#include "rpc/game_record.h"
 #include "rules/record.h"
 #include "tools/game_jsonl.h"
 #include "tools/rif.h"
@@ -22,7 +24,7 @@ namespace {
 
 using OrderedJson = nlohmann::ordered_json;
 
-enum class Format { kMoveList, kPsq, kSgf, kRif, kJsonl };
+enum class Format { kMoveList, kPsq, kSgf, kRif, kJsonl, kGame };
 
 Format DetectFormat(const std::string& path, absl::string_view text) {
   const std::string lower = absl::AsciiStrToLower(path);
@@ -34,6 +36,7 @@ Format DetectFormat(const std::string& path, absl::string_view text) {
   if (absl::EndsWith(lower, ".jsonl") || absl::EndsWith(lower, ".json")) {
     return Format::kJsonl;
   }
+  if (absl::EndsWith(lower, ".game")) return Format::kGame;
   absl::ConsumePrefix(&text, "\xEF\xBB\xBF");
   text = absl::StripLeadingAsciiWhitespace(text);
   if (absl::StartsWith(text, "Piskvork")) return Format::kPsq;
@@ -62,6 +65,15 @@ absl::StatusOr<std::vector<GameRecord>> ReadRecords(Format format,
     }
     case Format::kJsonl:
       return ReadGameJsonl(text);
+    case Format::kGame: {
+      pb::GameRecord stored;
+      if (!stored.ParseFromArray(text.data(), static_cast<int>(text.size()))) {
+        return absl::InvalidArgumentError("not a serialized GameRecord");
+      }
+      absl::StatusOr<GameRecord> record = RecordFromProto(stored);
+      if (!record.ok()) return record.status();
+      return std::vector<GameRecord>{std::move(*record)};
+    }
     case Format::kMoveList:
       return ReadMoveLists(text);
   }
@@ -90,6 +102,8 @@ class Summary {
     ++games_;
     moves_ += record.moves.size();
     if (replay.illegal.has_value()) ++illegal_;
+    if (record.opening_rule.has_value()) ++openings_;
+    if (replay.illegal_opening.has_value()) ++illegal_openings_;
     const Game& game = replay.game;
     ++result_[std::string(GameResultName(replay.result()))];
     if (replay.played_on_after_no_five()) ++played_on_;
@@ -113,6 +127,7 @@ class Summary {
     s["games"] = games_;
     s["moves"] = moves_;
     s["illegal"] = illegal_;
+    if (openings_ > 0) s["illegal_openings"] = illegal_openings_;
     s["result"] = Counts(result_, {"black", "white", "draw", "ongoing"});
     s["recorded_result"] =
         Counts(recorded_, {"black", "white", "draw", "null"});
@@ -146,6 +161,8 @@ class Summary {
   int games_ = 0;
   int64_t moves_ = 0;
   int illegal_ = 0;
+  int openings_ = 0;  // games with an opening rule
+  int illegal_openings_ = 0;
   int forbidden_games_ = 0;
   int disagreements_ = 0;
   int played_on_ = 0;
@@ -171,13 +188,25 @@ OrderedJson GameJson(int index, const GameRecord& record,
                          {"move", PointName(f.point)},
                          {"kind", std::string(ForbiddenKindName(f.kind))}});
   }
-  return {{"game", index},
-          {"moves", std::move(moves)},
-          {"result", std::string(GameResultName(replay.result()))},
-          {"recorded_result", ResultJson(record.result)},
-          {"illegal", std::move(illegal)},
-          {"forbidden_played", std::move(forbidden)},
-          {"no_five_ply", no_five_ply}};
+  OrderedJson out = {{"game", index},
+                     {"moves", std::move(moves)},
+                     {"result", std::string(GameResultName(replay.result()))},
+                     {"recorded_result", ResultJson(record.result)},
+                     {"illegal", std::move(illegal)},
+                     {"forbidden_played", std::move(forbidden)},
+                     {"no_five_ply", no_five_ply}};
+  if (record.opening_rule.has_value()) {
+    OrderedJson actions = OrderedJson::array();
+    for (const OpeningAction& a : record.opening_actions) {
+      actions.push_back(a.ToString());
+    }
+    out["opening_rule"] = OpeningRuleName(*record.opening_rule);
+    out["opening_actions"] = std::move(actions);
+    out["illegal_opening"] = replay.illegal_opening.has_value()
+                                 ? OrderedJson(*replay.illegal_opening)
+                                 : OrderedJson(nullptr);
+  }
+  return out;
 }
 
 std::string GameText(int index, const GameRecord& record,
@@ -194,6 +223,17 @@ std::string GameText(int index, const GameRecord& record,
   absl::StrAppend(&out, "; recorded: ",
                   record.result ? GameResultName(*record.result) : "none",
                   "\n");
+  if (record.opening_rule.has_value()) {
+    absl::StrAppend(&out, "  opening ", OpeningRuleName(*record.opening_rule),
+                    ":");
+    for (const OpeningAction& a : record.opening_actions) {
+      absl::StrAppend(&out, " ", a.ToString());
+    }
+    absl::StrAppend(&out, "\n");
+  }
+  if (replay.illegal_opening.has_value()) {
+    absl::StrAppend(&out, "  illegal opening: ", *replay.illegal_opening, "\n");
+  }
   for (const ForbiddenMoveRecord& f : game.forbidden_played()) {
     absl::StrAppend(&out, "  forbidden move played: ", f.ply, ". ",
                     PointName(f.point), " (", ForbiddenKindName(f.kind), ")\n");

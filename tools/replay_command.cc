@@ -3,8 +3,10 @@
 // rules, the recorded result, the first illegal move and the forbidden moves
 // that were played and forgiven (RULES.md §4, referee detail).
 //
-// FILE is a move list, .psq, .rif, SGF or the JSON Lines game format
-// (tools/game_jsonl.h), told apart by the extension, else by the content.
+// FILE is a move list, .psq, .rif, SGF, the JSON Lines game format
+// (tools/game_jsonl.h) or a stored .game (a serialized pb::GameRecord, as
+// self-play and `renju arena --out` write them), told apart by the
+// extension, else by the content.
 //
 // --jsonl writes one object per game, keys in this order:
 //   game              1-based index of the game in the file (for every
@@ -19,7 +21,14 @@
 //   no_five_ply       null, or the move after which neither side could make
 //                     a five: the game was drawn there (RULES.md §5), and
 //                     "result" says draw even if the record played on
-// then {"summary":{...}} (see SummaryJson). Exit code 0 when the file was
+// and, for a record played under an opening rule (RULES.md §6):
+//   opening_rule      "rif", "taraguchi10", ...
+//   opening_actions   ["Place(h8)", "Swap", "OfferFifth(j9 g7)", ...]
+//   illegal_opening   null, or why the actions do not fit the rule: the
+//                     first illegal action by number, an opening left
+//                     unfinished, or a move that is not the placed stone
+// then {"summary":{...}} (see SummaryJson; "illegal_openings" only when a
+// game has an opening rule). Exit code 0 when the file was
 // read, whatever the games hold; 1 when it could not be read (the message
 // names the file and line); 2 for bad flags.
 #include <iostream>
@@ -33,10 +42,12 @@ namespace renju::commands {
 
 int Replay(const Argv& argv) {
   Args args("replay",
-            "Replays each game of FILE (move list, .psq, .rif, SGF or JSON "
-            "Lines games) and reports its moves, the result by the rules, "
-            "the recorded result, the first illegal move (off the board, "
-            "occupied, after the end) and the forbidden moves played. The "
+            "Replays each game of FILE (move list, .psq, .rif, SGF, JSON "
+            "Lines games or a .game record) and reports its moves, the result "
+            "by the rules, the recorded result, the first illegal move (off "
+            "the board, occupied, after the end), the first illegal opening "
+            "action under the record's opening rule and the forbidden moves "
+            "played. The "
             "summary's 'disagreements' counts games that ended on the board "
             "(five, full board, two passes, no five possible) with a different "
             "recorded result; 'played_on_after_no_five' counts games that "

@@ -196,6 +196,32 @@ TEST(ConfigTest, GumbelRootFieldsAreCheckedAndConverted) {
             "config d: server.search.gumbel_c_scale = 101 is outside 0..100");
 }
 
+TEST(ConfigTest, OpeningPlayerFieldsAreCheckedAndConverted) {
+  auto config = ParseRunConfig(
+      "arena { search { opening_candidate_visits: 16 "
+      "opening_max_candidates: 12 } }",
+      "a");
+  ASSERT_TRUE(config.ok()) << config.status();
+  const OpeningParams params = ToOpeningParams(config->arena().search());
+  EXPECT_EQ(params.candidate_visits, 16);
+  EXPECT_EQ(params.max_candidates, 12);
+  const OpeningParams defaults = ToOpeningParams(pb::SearchConfig());
+  EXPECT_EQ(defaults.candidate_visits, 64);
+  EXPECT_EQ(defaults.max_candidates, 8);
+  EXPECT_TRUE(defaults.Validate().ok());
+
+  config = ParseRunConfig("arena { search { opening_candidate_visits: 0 } }",
+                          "b");
+  EXPECT_EQ(std::string(config.status().message()),
+            "config b: arena.search.opening_candidate_visits = 0 is outside "
+            "1..1000000");
+  config =
+      ParseRunConfig("selfplay { search { opening_max_candidates: 226 } }", "c");
+  EXPECT_EQ(std::string(config.status().message()),
+            "config c: selfplay.search.opening_max_candidates = 226 is outside "
+            "1..225");
+}
+
 TEST(ConfigTest, AuxHeadsAndWeightAverageAreOffByDefault) {
   absl::StatusOr<pb::RunConfig> config = ParseRunConfig("", "empty");
   ASSERT_TRUE(config.ok()) << config.status();

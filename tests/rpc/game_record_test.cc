@@ -35,6 +35,86 @@ pb::GameRecord FiveGame() {
   return r;
 }
 
+// A RIF game: the opening h8 h9 j10, swap, i10, offer g7 j7, j7 kept;
+// then white k8 and black resigns. Built through the state machine.
+pb::GameRecord RifGame() {
+  OpeningState state = *OpeningState::Create(*ParseOpeningRule("rif"));
+  for (const char* text : {"Place(h8)", "Place(h9)", "Place(j10)", "Swap",
+                           "Place(i10)", "OfferFifth(g7 j7)",
+                           "ChooseFifth(j7)"}) {
+    EXPECT_TRUE(state.Apply(*ParseOpeningAction(text)).ok()) << text;
+  }
+  pb::GameRecord r;
+  r.set_uid("arena-1");
+  r.set_variant(pb::RENJU);
+  r.set_board_size(15);
+  SetOpening(state, 15, r);
+  for (Move m : state.game().moves()) r.add_plies()->set_move(MoveIndex(m, 15));
+  r.add_plies()->set_move(P("k8"));
+  r.set_result(pb::WHITE_WIN);
+  r.set_end_reason(pb::RESIGNATION);
+  return r;
+}
+
+TEST(GameRecordTest, OpeningActionsAreCheckedAgainstTheRule) {
+  const pb::GameRecord fair = RifGame();
+  EXPECT_EQ(fair.opening_rule(), "rif");
+  EXPECT_EQ(fair.opening_actions_size(), 7);
+  EXPECT_EQ(fair.opening_plies(), 5);
+  ASSERT_TRUE(ValidateGameRecord(fair).ok())
+      << ValidateGameRecord(fair).status();
+
+  // White keeps a 5th move black never offered.
+  pb::GameRecord forged = fair;
+  forged.mutable_opening_actions(6)->set_points(0, P("k11"));
+  forged.mutable_plies(4)->set_move(P("k11"));
+  EXPECT_EQ(ValidateGameRecord(forged).status().message(),
+            "opening rule rif: opening action 7 of 7 (ChooseFifth(k11)): k11 "
+            "is not one of the offered 5th moves (g7 j7)");
+
+  // The stones do not follow the actions.
+  forged = fair;
+  forged.mutable_plies(4)->set_move(P("g7"));
+  EXPECT_EQ(ValidateGameRecord(forged).status().message(),
+            "opening rule rif: move 5 is g7 but the opening actions placed j7");
+
+  forged = fair;
+  forged.set_opening_plies(3);
+  EXPECT_EQ(ValidateGameRecord(forged).status().message(),
+            "opening_plies is 3 but the rif opening placed 5 stones");
+
+  forged = fair;
+  forged.clear_opening_rule();
+  EXPECT_EQ(ValidateGameRecord(forged).status().message(),
+            "opening actions without an opening rule");
+
+  forged = fair;
+  forged.mutable_opening_actions(3)->set_kind(
+      static_cast<pb::OpeningActionKind>(42));
+  EXPECT_EQ(ValidateGameRecord(forged).status().message(),
+            "opening action 4: kind 42 is not an opening action");
+
+  forged = fair;
+  forged.set_opening_rule("speedy");
+  EXPECT_TRUE(absl::StartsWith(ValidateGameRecord(forged).status().message(),
+                               "unknown opening rule 'speedy'"));
+}
+
+TEST(GameRecordTest, RecordFromProtoKeepsTheOpening) {
+  absl::StatusOr<GameRecord> record = RecordFromProto(RifGame());
+  ASSERT_TRUE(record.ok()) << record.status();
+  ASSERT_TRUE(record->opening_rule.has_value());
+  EXPECT_EQ(OpeningRuleName(*record->opening_rule), "rif");
+  ASSERT_EQ(record->opening_actions.size(), 7u);
+  EXPECT_EQ(record->opening_actions[5].ToString(), "OfferFifth(g7 j7)");
+  EXPECT_EQ(record->moves.size(), 6u);
+  EXPECT_EQ(record->result, GameResult::kWhiteWin);
+  // A record from before opening rules has none.
+  absl::StatusOr<GameRecord> old = RecordFromProto(FiveGame());
+  ASSERT_TRUE(old.ok());
+  EXPECT_FALSE(old->opening_rule.has_value());
+}
+
 TEST(GameRecordTest, ValidGameReplays) {
   absl::StatusOr<Game> game = ValidateGameRecord(FiveGame());
   ASSERT_TRUE(game.ok()) << game.status();

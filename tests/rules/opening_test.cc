@@ -611,5 +611,88 @@ TEST(FifthCandidateSymmetryTest, AgreesWithBruteForce) {
   EXPECT_GT(asymmetric_pairs, 50);
 }
 
+// --- Recorded openings ------------------------------------------------------
+
+std::vector<OpeningAction> ParseActions(const std::vector<std::string>& texts) {
+  std::vector<OpeningAction> actions;
+  for (const std::string& text : texts) {
+    absl::StatusOr<OpeningAction> a = ParseOpeningAction(text);
+    EXPECT_TRUE(a.ok()) << a.status();
+    if (a.ok()) actions.push_back(*a);
+  }
+  return actions;
+}
+
+TEST(OpeningRecordTest, ActionsParseBackFromTheirText) {
+  for (const OpeningAction& a :
+       {Place("h8"), kSwap, kKeep, OpeningAction::DeclareCount(3),
+        Offer("j9 g7 k11"), Choose("g7")}) {
+    absl::StatusOr<OpeningAction> parsed = ParseOpeningAction(a.ToString());
+    ASSERT_TRUE(parsed.ok()) << a.ToString() << ": " << parsed.status();
+    EXPECT_EQ(*parsed, a) << a.ToString();
+  }
+  EXPECT_EQ(*ParseOpeningAction(" keepcolours "), kKeep);
+  EXPECT_FALSE(ParseOpeningAction("Swap(h8)").ok());
+  EXPECT_FALSE(ParseOpeningAction("Place").ok());
+  EXPECT_FALSE(ParseOpeningAction("Place(h8 h9)").ok());
+  EXPECT_FALSE(ParseOpeningAction("Place(z99)").ok());
+  const absl::Status unknown = ParseOpeningAction("Resign").status();
+  EXPECT_NE(unknown.message().find("'Resign'"), std::string::npos) << unknown;
+}
+
+const std::vector<std::string> kRifActions = {
+    "Place(h8)", "Place(h9)",          "Place(j10)",     "Swap",
+    "Place(i10)", "OfferFifth(g7 j7)", "ChooseFifth(j7)"};
+
+std::vector<Move> Moves(const std::string& list) {
+  return *ParseMoveList(list, kRenjuBoardSize);
+}
+
+TEST(OpeningRecordTest, AcceptsAFinishedOpeningAndItsMoves) {
+  absl::StatusOr<OpeningState> state =
+      CheckOpeningRecord(*ParseOpeningRule("rif"), ParseActions(kRifActions),
+                         Moves("h8 h9 j10 i10 j7 k8 a1"));
+  ASSERT_TRUE(state.ok()) << state.status();
+  EXPECT_TRUE(state->done());
+  EXPECT_EQ(state->black_player(), kSecond);
+  EXPECT_EQ(state->game().ply(), 5);
+}
+
+TEST(OpeningRecordTest, NamesTheFirstIllegalAction) {
+  std::vector<std::string> forged = kRifActions;
+  forged[3] = "Place(k12)";  // move 4 before the swap option was answered
+  const absl::Status s =
+      CheckOpeningRecord(*ParseOpeningRule("rif"), ParseActions(forged),
+                         Moves("h8 h9 j10 k12"))
+          .status();
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("opening action 4 of 7 (Place(k12))"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.message().find("swap colours or keep them"), std::string::npos)
+      << s;
+}
+
+TEST(OpeningRecordTest, RejectsAnUnfinishedOpeningAndOtherStones) {
+  const std::vector<OpeningAction> actions = ParseActions(kRifActions);
+  const std::vector<OpeningAction> short_list(actions.begin(),
+                                              actions.end() - 1);
+  const absl::Status unfinished =
+      CheckOpeningRecord(*ParseOpeningRule("rif"), short_list,
+                         Moves("h8 h9 j10 i10 j7"))
+          .status();
+  EXPECT_NE(unfinished.message().find("end before the opening is over"),
+            std::string::npos)
+      << unfinished;
+  const absl::Status other =
+      CheckOpeningRecord(*ParseOpeningRule("rif"), actions,
+                         Moves("h8 h9 j10 i10 g7"))
+          .status();
+  EXPECT_NE(other.message().find(
+                "move 5 is g7 but the opening actions placed j7"),
+            std::string::npos)
+      << other;
+}
+
 }  // namespace
 }  // namespace renju

@@ -299,7 +299,35 @@ ReplayedGame Replay(const std::string& moves,
   }
   absl::StatusOr<ReplayedGame> replay = ReplayRecord(record, variant);
   EXPECT_TRUE(replay.ok()) << replay.status();
-  return replay.ok() ? std::move(*replay) : ReplayedGame{Game(), {}};
+  return replay.ok() ? std::move(*replay) : ReplayedGame{Game(), {}, {}};
+}
+
+TEST(ReplayTest, ChecksARecordedOpeningAndOlderRecordsNeedNone) {
+  GameRecord record;
+  record.moves = *ParseMoveList("h8 h9 j10 i10 j7 k8", kRenjuBoardSize);
+  // Without an opening rule (every record before them): nothing to check.
+  absl::StatusOr<ReplayedGame> plain = ReplayRecord(record, Variant::kRenju);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain->illegal_opening.has_value());
+
+  record.opening_rule = *ParseOpeningRule("rif");
+  for (const char* text : {"Place(h8)", "Place(h9)", "Place(j10)", "Swap",
+                           "Place(i10)", "OfferFifth(g7 j7)",
+                           "ChooseFifth(j7)"}) {
+    record.opening_actions.push_back(*ParseOpeningAction(text));
+  }
+  absl::StatusOr<ReplayedGame> fair = ReplayRecord(record, Variant::kRenju);
+  ASSERT_TRUE(fair.ok());
+  EXPECT_FALSE(fair->illegal_opening.has_value()) << *fair->illegal_opening;
+
+  record.opening_actions[5] = *ParseOpeningAction("OfferFifth(g7 k11)");
+  absl::StatusOr<ReplayedGame> forged = ReplayRecord(record, Variant::kRenju);
+  ASSERT_TRUE(forged.ok());
+  ASSERT_TRUE(forged->illegal_opening.has_value());
+  EXPECT_NE(forged->illegal_opening->find("opening action 6 of 7"),
+            std::string::npos)
+      << *forged->illegal_opening;
+  EXPECT_EQ(forged->game.ply(), 6);  // the moves are replayed all the same
 }
 
 TEST(ReplayTest, UnclaimedForbiddenMoveIsFlaggedAndPlayGoesOn) {
