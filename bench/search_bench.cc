@@ -133,15 +133,12 @@ void BM_EvaluatorAlone(benchmark::State& state, int evaluator_index) {
   state.SetItemsProcessed(state.iterations());
 }
 
-void BM_SearchPlayouts(benchmark::State& state, int evaluator_index,
-                       bool gumbel) {
-  Evaluator& evaluator = SharedEvaluator(evaluator_index);
+// Searches the positions in turn, one Search each, and reports playouts/s.
+void SearchPositionsInTurn(benchmark::State& state, Evaluator& evaluator,
+                           const SearchParams& params, Random& rng,
+                           size_t first) {
   const std::vector<Game>& positions = SearchPositions();
-  SearchParams params;
-  params.max_visits = kSearchVisits;
-  params.gumbel_root = gumbel;
-  Random rng(1, state.thread_index());
-  size_t i = state.thread_index();
+  size_t i = first;
   int64_t playouts = 0;
   for (auto _ : state) {
     Search search(params, evaluator, positions[i++ % positions.size()]);
@@ -155,27 +152,25 @@ void BM_SearchPlayouts(benchmark::State& state, int evaluator_index,
   state.SetItemsProcessed(playouts);
 }
 
+void BM_SearchPlayouts(benchmark::State& state, int evaluator_index,
+                       bool gumbel) {
+  SearchParams params;
+  params.max_visits = kSearchVisits;
+  params.gumbel_root = gumbel;
+  Random rng(1, state.thread_index());
+  SearchPositionsInTurn(state, SharedEvaluator(evaluator_index), params, rng,
+                        state.thread_index());
+}
+
 // One game at a time, searched by state.range(0) threads on one tree: the
 // Gomocup engine's INFO thread_num and the server's search.threads.
 void BM_SearchThreads(benchmark::State& state, int evaluator_index) {
-  Evaluator& evaluator = SharedEvaluator(evaluator_index);
-  const std::vector<Game>& positions = SearchPositions();
   SearchParams params;
   params.max_visits = 4 * kSearchVisits;
   params.num_threads = static_cast<int>(state.range(0));
   Random rng(1);
-  size_t i = 0;
-  int64_t playouts = 0;
-  for (auto _ : state) {
-    Search search(params, evaluator, positions[i++ % positions.size()]);
-    absl::StatusOr<SearchResult> r = search.Run(rng);
-    if (!r.ok()) {
-      state.SkipWithError("search failed");
-      break;
-    }
-    playouts += r->playouts;
-  }
-  state.SetItemsProcessed(playouts);
+  SearchPositionsInTurn(state, SharedEvaluator(evaluator_index), params, rng,
+                        0);
 }
 
 void BM_VcfSolver(benchmark::State& state) {

@@ -96,6 +96,20 @@ constexpr uint32_t StoneBits(Cell stone, int k) {
 
 }  // namespace
 
+Point PointAlong(Point p, Direction d, int k) {
+  switch (d) {
+    case Direction::kHorizontal:
+      return Point(p.x + k, p.y);
+    case Direction::kVertical:
+      return Point(p.x, p.y + k);
+    case Direction::kDiagonal:
+      return Point(p.x + k, p.y + k);
+    case Direction::kAntiDiagonal:
+      return Point(p.x + k, p.y - k);
+  }
+  return p;
+}
+
 absl::string_view DirectionName(Direction d) {
   switch (d) {
     case Direction::kHorizontal:

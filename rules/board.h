@@ -44,6 +44,9 @@ enum class Direction : uint8_t {
 };
 inline constexpr int kNumDirections = 4;
 absl::string_view DirectionName(Direction d);
+// The point k steps from p along d (k may be negative); it may be off the
+// board.
+Point PointAlong(Point p, Direction d, int k);
 
 // What placing a stone of one colour on an empty point makes on one line,
 // judged for that colour's winning rule (exact five, or five or more). The

@@ -11,26 +11,12 @@ bool MakesFive(const Board& board, Point p) {
   return board.FivePoints(kBlack).Contains(p);
 }
 
-Point Offset(Point p, Direction d, int k) {
-  switch (d) {
-    case Direction::kHorizontal:
-      return Point(p.x + k, p.y);
-    case Direction::kVertical:
-      return Point(p.x, p.y + k);
-    case Direction::kDiagonal:
-      return Point(p.x + k, p.y + k);
-    case Direction::kAntiDiagonal:
-      return Point(p.x + k, p.y - k);
-  }
-  return p;
-}
-
 // True if black stones connect a and b along d (a and b included).
 bool ConnectedByBlack(const Board& board, Point a, Point b, Direction d,
                       int distance) {
   const int sign = distance > 0 ? 1 : -1;
   for (int k = sign; k != distance; k += sign) {
-    if (board.at(Offset(a, d, k)) != Cell::kBlack) return false;
+    if (board.at(PointAlong(a, d, k)) != Cell::kBlack) return false;
   }
   return board.at(b) == Cell::kBlack;
 }
@@ -114,7 +100,7 @@ bool IsLiveThree(Board& board, Point stone, Direction d) {
   // stone: the four it completes holds both of them.
   for (int k = -3; k <= 3; ++k) {
     if (k == 0) continue;
-    const Point q = Offset(stone, d, k);
+    const Point q = PointAlong(stone, d, k);
     if (!board.OnBoard(q) || !board.IsEmpty(q)) continue;
     if (board.ShapeAt(q, kBlack, d) != LineShape::kStraightFour) continue;
     // The straight four q makes must contain the three's stone.
@@ -133,7 +119,7 @@ bool MakesLiveThree(Board& board, Point p, Direction d) {
   bool needs_probe = false;
   for (int k = -3; k <= 3; ++k) {
     if (k == 0) continue;
-    const Point q = Offset(p, d, k);
+    const Point q = PointAlong(p, d, k);
     if (!board.OnBoard(q) || !board.IsEmpty(q)) continue;
     // q's shape along d with black on p, as IsLiveThree would see it.
     if (board.ShapeWith(q, kBlack, d, -k) != LineShape::kStraightFour) {
@@ -143,7 +129,7 @@ bool MakesLiveThree(Board& board, Point p, Direction d) {
     const int sign = k > 0 ? 1 : -1;
     bool connected = true;
     for (int j = sign; j != k; j += sign) {
-      connected &= board.at(Offset(p, d, j)) == Cell::kBlack;
+      connected &= board.at(PointAlong(p, d, j)) == Cell::kBlack;
     }
     if (!connected) continue;
     // q's other lines do not pass through p, so black on p leaves their

@@ -88,6 +88,16 @@ absl::StatusOr<OpeningDecision> OpeningPlayer::Decide(
   return decision;
 }
 
+absl::StatusOr<SearchResult> OpeningPlayer::RunSearch(
+    const SearchParams& params, const Game& game, Context& ctx) {
+  Search search(params, evaluator_, game);
+  RunOptions options;
+  options.stopper = ctx.stopper;
+  absl::StatusOr<SearchResult> result = search.Run(ctx.rng, options);
+  if (result.ok()) ctx.visits += result->total_visits;
+  return result;
+}
+
 absl::StatusOr<float> OpeningPlayer::BlackScore(const Game& game,
                                                 Context& ctx) {
   // A plain valuation: no noise, no playout cap, the whole budget.
@@ -97,12 +107,8 @@ absl::StatusOr<float> OpeningPlayer::BlackScore(const Game& game,
   params.root_noise = false;
   params.playout_cap_randomisation = false;
   params.gumbel_root = false;
-  Search search(params, evaluator_, game);
-  RunOptions options;
-  options.stopper = ctx.stopper;
-  absl::StatusOr<SearchResult> result = search.Run(ctx.rng, options);
+  absl::StatusOr<SearchResult> result = RunSearch(params, game, ctx);
   if (!result.ok()) return result.status();
-  ctx.visits += result->total_visits;
   const float score = result->win - result->loss;
   return game.side_to_move() == Color::kBlack ? score : -score;
 }
@@ -124,12 +130,8 @@ absl::StatusOr<std::vector<Point>> OpeningPlayer::Ranked(
     const Game& game, const std::vector<Point>& allowed, Context& ctx) {
   SearchParams params = search_;
   params.playout_cap_randomisation = false;
-  Search search(params, evaluator_, game);
-  RunOptions options;
-  options.stopper = ctx.stopper;
-  absl::StatusOr<SearchResult> result = search.Run(ctx.rng, options);
+  absl::StatusOr<SearchResult> result = RunSearch(params, game, ctx);
   if (!result.ok()) return result.status();
-  ctx.visits += result->total_visits;
   std::vector<bool> wanted(game.size() * game.size(), false);
   for (Point p : allowed) wanted[p.y * game.size() + p.x] = true;
   std::vector<Point> ranked;

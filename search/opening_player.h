@@ -48,6 +48,7 @@
 #include "rules/opening.h"
 #include "search/evaluator.h"
 #include "search/search_params.h"
+#include "search/search_result.h"
 #include "search/stoppers.h"
 
 namespace renju {
@@ -112,6 +113,9 @@ class OpeningPlayer {
   absl::StatusOr<OpeningDecision> Declare(const OpeningState& state,
                                           Context& ctx);
 
+  // One search of `game` under the caller's stopper; counts its visits.
+  absl::StatusOr<SearchResult> RunSearch(const SearchParams& params,
+                                         const Game& game, Context& ctx);
   // Black's score of `game` after a search of candidate_visits.
   absl::StatusOr<float> BlackScore(const Game& game, Context& ctx);
   // Black's score after each point played in `game`, in order.

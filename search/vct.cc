@@ -70,27 +70,13 @@ bool HasWinningFour(Board& board, Color c) {
   return FirstWinningFour(board, c, &p);
 }
 
-Point Offset(Point p, Direction d, int k) {
-  switch (d) {
-    case Direction::kHorizontal:
-      return Point(p.x + k, p.y);
-    case Direction::kVertical:
-      return Point(p.x, p.y + k);
-    case Direction::kDiagonal:
-      return Point(p.x + k, p.y + k);
-    case Direction::kAntiDiagonal:
-      return Point(p.x + k, p.y - k);
-  }
-  return p;
-}
-
 // The empty points within `reach` of p on its four lines, p included.
 PointSet EmptyOnLines(const Board& board, Point p, int reach) {
   PointSet out;
   if (board.IsEmpty(p)) out.Insert(p);
   for (int d = 0; d < kNumDirections; ++d) {
     for (int k = -reach; k <= reach; ++k) {
-      const Point q = Offset(p, static_cast<Direction>(d), k);
+      const Point q = PointAlong(p, static_cast<Direction>(d), k);
       if (k != 0 && board.OnBoard(q) && board.IsEmpty(q)) out.Insert(q);
     }
   }

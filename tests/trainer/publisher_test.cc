@@ -98,7 +98,9 @@ TEST(PublisherTest, DueGenerationsAreRatedAgainstTheAnchor) {
       EXPECT_EQ(m.games(), 2);
       EXPECT_EQ(m.generation_b, -1);
     }
-    if (g == 0) EXPECT_TRUE(all->empty());
+    if (g == 0) {
+      EXPECT_TRUE(all->empty());
+    }
     if (g == 1) {
       EXPECT_EQ(anchor_matches,
                 (std::set<std::pair<int64_t, std::string>>{{0, "tactical"}}));
