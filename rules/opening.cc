@@ -410,6 +410,35 @@ absl::StatusOr<OpeningAction> ParseOpeningAction(absl::string_view text,
   return OpeningAction{entry->kind, points[0], {}, 0};
 }
 
+absl::StatusOr<std::vector<OpeningAction>> ParseOpeningActionList(
+    absl::string_view text, int size) {
+  std::vector<std::string> items;
+  std::string current;
+  int depth = 0;
+  for (char c : text) {
+    if (depth == 0 && (c == ' ' || c == ',' || c == '\t' || c == '\n')) {
+      if (!current.empty()) items.push_back(std::move(current));
+      current.clear();
+      continue;
+    }
+    if (c == '(') ++depth;
+    if (c == ')' && depth > 0) --depth;
+    current.push_back(c);
+  }
+  if (!current.empty()) items.push_back(std::move(current));
+  std::vector<OpeningAction> actions;
+  for (size_t i = 0; i < items.size(); ++i) {
+    absl::StatusOr<OpeningAction> action = ParseOpeningAction(items[i], size);
+    if (!action.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("action ", i + 1, " of ", items.size(), ": ",
+                       action.status().message()));
+    }
+    actions.push_back(*std::move(action));
+  }
+  return actions;
+}
+
 absl::StatusOr<OpeningState> ReplayOpening(
     OpeningRule rule, const std::vector<OpeningAction>& actions,
     Variant variant, int size) {

@@ -118,6 +118,12 @@ struct OpeningAction {
 absl::StatusOr<OpeningAction> ParseOpeningAction(absl::string_view text,
                                                  int size = kRenjuBoardSize);
 
+// A list of actions in that form, separated by spaces or commas outside the
+// parentheses: "Place(h8) Place(i9) Place(j10) Swap OfferFifth(j9, g7)".
+// The error names the first action that does not parse, 1-based.
+absl::StatusOr<std::vector<OpeningAction>> ParseOpeningActionList(
+    absl::string_view text, int size = kRenjuBoardSize);
+
 // RULES.md §6, symmetry of 5th-move candidates: true when an isometry of the
 // infinite grid (one of the 8 rotations/reflections combined with any
 // translation) maps the black stones onto themselves, the white stones onto

@@ -640,6 +640,22 @@ TEST(OpeningRecordTest, ActionsParseBackFromTheirText) {
   EXPECT_NE(unknown.message().find("'Resign'"), std::string::npos) << unknown;
 }
 
+TEST(OpeningRecordTest, ActionListsSplitOutsideParentheses) {
+  absl::StatusOr<std::vector<OpeningAction>> list = ParseOpeningActionList(
+      " Place(h8) Place(h9),Place(j10)  Swap OfferFifth(g7, j7) "
+      "ChooseFifth(j7)");
+  ASSERT_TRUE(list.ok()) << list.status();
+  EXPECT_EQ(*list, (std::vector<OpeningAction>{
+                       Place("h8"), Place("h9"), Place("j10"), kSwap,
+                       Offer("g7 j7"), Choose("j7")}));
+  EXPECT_TRUE(ParseOpeningActionList("")->empty());
+  const absl::Status bad =
+      ParseOpeningActionList("Place(h8) Place(h9) Resign Swap").status();
+  EXPECT_NE(bad.message().find("action 3 of 4: opening action 'Resign'"),
+            std::string::npos)
+      << bad;
+}
+
 const std::vector<std::string> kRifActions = {
     "Place(h8)", "Place(h9)",          "Place(j10)",     "Swap",
     "Place(i10)", "OfferFifth(g7 j7)", "ChooseFifth(j7)"};
