@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
 #include "nn/encoding.h"
+#include "rules/opening.h"
 
 namespace renju {
 namespace {
@@ -144,7 +145,10 @@ void CheckEvaluator(Checker& c, const std::string& p,
             absl::StrCat(e.precision(), " needs a CUDA device, not cpu"));
 }
 
-void CheckSelfplay(Checker& c, const pb::SelfplayConfig& s) {
+// `variant` and `board_size` are the run's, for the opening rules of the
+// mix; an invalid variant was reported already.
+void CheckSelfplay(Checker& c, const pb::SelfplayConfig& s,
+                   const absl::StatusOr<Variant>& variant, int board_size) {
   c.Range("selfplay.concurrent_games", s.concurrent_games(), 1, 4096);
   CheckSearch(c, "selfplay.search", s.search());
   CheckEvaluator(c, "selfplay.evaluator", s.evaluator());
@@ -152,8 +156,25 @@ void CheckSelfplay(Checker& c, const pb::SelfplayConfig& s) {
   c.Range("selfplay.openings.empty", o.empty(), 0.0f, 1e6f);
   c.Range("selfplay.openings.canonical", o.canonical(), 0.0f, 1e6f);
   c.Range("selfplay.openings.balanced", o.balanced(), 0.0f, 1e6f);
-  c.Require(o.empty() + o.canonical() + o.balanced() > 0, "selfplay.openings",
-            "all weights are 0");
+  double rule_weights = 0;
+  std::set<std::string> rules;
+  for (int i = 0; i < o.rules_size(); ++i) {
+    const pb::OpeningRuleWeight& r = o.rules(i);
+    const std::string path = absl::StrCat("selfplay.openings.rules[", i, "]");
+    c.Range(path + ".weight", r.weight(), 0.0f, 1e6f);
+    rule_weights += r.weight();
+    absl::StatusOr<OpeningRule> rule = ParseOpeningRule(r.rule());
+    c.Merge(path + ".rule", rule.status());
+    if (!rule.ok()) continue;
+    c.Require(rules.insert(OpeningRuleName(*rule)).second, path + ".rule",
+              absl::StrCat(OpeningRuleName(*rule), " is in the mix twice"));
+    if (variant.ok()) {
+      c.Merge(path + ".rule",
+              OpeningState::Create(*rule, *variant, board_size).status());
+    }
+  }
+  c.Require(o.empty() + o.canonical() + o.balanced() + rule_weights > 0,
+            "selfplay.openings", "all weights are 0");
   c.Range("selfplay.openings.balanced_moves", o.balanced_moves(), 1, 20);
   c.Range("selfplay.openings.balanced_radius", o.balanced_radius(), 1, 7);
   c.Range("selfplay.openings.balanced_max_value", o.balanced_max_value(), 0.0f,
@@ -370,7 +391,7 @@ absl::Status ValidateRunConfig(const pb::RunConfig& config) {
   if (c.status().ok()) {
     c.Merge("network", ToNetworkConfig(config).Validate());
   }
-  CheckSelfplay(c, config.selfplay());
+  CheckSelfplay(c, config.selfplay(), variant, config.board_size());
   CheckTrainer(c, config.trainer());
   CheckArena(c, config.arena());
   CheckServer(c, config.server());

@@ -16,7 +16,8 @@ OpeningChoice Canonical(Random& rng) {
   const int index = rng.UniformInt(kNumCanonicalOpenings);
   const Symmetry s = static_cast<Symmetry>(rng.UniformInt(kNumSymmetries));
   return {ApplySymmetry(s, CanonicalOpeningMoves(index), kRenjuBoardSize),
-          absl::StrCat("canonical:", CanonicalOpenings()[index].name)};
+          absl::StrCat("canonical:", CanonicalOpenings()[index].name),
+          std::nullopt};
 }
 
 // Random legal moves within `radius` of the centre that leave the game
@@ -42,7 +43,7 @@ OpeningChoice RandomBalanced(const pb::OpeningMix& mix, Variant variant,
         !board.FivePoints(Color::kWhite).empty()) {
       continue;
     }
-    return {game.moves(), "balanced"};
+    return {game.moves(), "balanced", std::nullopt};
   }
 }
 
@@ -62,6 +63,28 @@ absl::StatusOr<OpeningChoice> Balanced(const pb::OpeningMix& mix,
   return choice;  // the last try: better a less even opening than none
 }
 
+// The rule of mix.rules() that `draw` (in 0..the sum of their weights)
+// falls on.
+absl::StatusOr<OpeningChoice> RuleOpening(const pb::OpeningMix& mix,
+                                          double draw) {
+  // Rounding may leave `draw` at the end: the last rule that has weight.
+  int index = mix.rules_size() - 1;
+  while (index > 0 && mix.rules(index).weight() <= 0) --index;
+  for (int i = 0; i < mix.rules_size(); ++i) {
+    if (draw < mix.rules(i).weight()) {
+      index = i;
+      break;
+    }
+    draw -= mix.rules(i).weight();
+  }
+  absl::StatusOr<OpeningRule> rule = ParseOpeningRule(mix.rules(index).rule());
+  if (!rule.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "selfplay.openings.rules[", index, "]: ", rule.status().message()));
+  }
+  return OpeningChoice{{}, OpeningRuleName(*rule), *rule};
+}
+
 }  // namespace
 
 absl::StatusOr<OpeningChoice> ChooseOpening(const pb::OpeningMix& mix,
@@ -74,11 +97,16 @@ absl::StatusOr<OpeningChoice> ChooseOpening(const pb::OpeningMix& mix,
   // Without the 26 openings, their share goes to balanced openings.
   const double balanced =
       mix.balanced() + (canonical_allowed ? 0.0 : mix.canonical());
-  const double total = empty + canonical + balanced;
+  double rules = 0;
+  for (const pb::OpeningRuleWeight& r : mix.rules()) rules += r.weight();
+  const double total = empty + canonical + balanced + rules;
   const double draw = rng.Uniform() * total;
-  if (draw < empty) return OpeningChoice{{}, "empty"};
+  if (draw < empty) return OpeningChoice{{}, "empty", std::nullopt};
   if (draw < empty + canonical) return Canonical(rng);
-  return Balanced(mix, variant, size, rng, evaluator);
+  if (draw < empty + canonical + balanced || rules <= 0) {
+    return Balanced(mix, variant, size, rng, evaluator);
+  }
+  return RuleOpening(mix, draw - (empty + canonical + balanced));
 }
 
 }  // namespace renju

@@ -2,8 +2,10 @@
 
 #include <chrono>
 
+#include "absl/strings/str_cat.h"
 #include "config/config.h"
 #include "rpc/game_record.h"
+#include "rules/opening.h"
 #include "search/search.h"
 #include "search/stoppers.h"
 #include "selfplay/openings.h"
@@ -63,6 +65,32 @@ class ResignTracker {
   int low_moves_[kNumColors] = {0, 0};
 };
 
+// Both sides' opening actions under `rule`, by the opening player.
+absl::StatusOr<OpeningState> PlayOpeningPhase(const SelfplaySettings& settings,
+                                              OpeningRule rule,
+                                              Evaluator& evaluator, Random& rng,
+                                              const std::atomic<bool>* stop) {
+  absl::StatusOr<OpeningState> state =
+      OpeningState::Create(rule, settings.variant, settings.board_size);
+  if (!state.ok()) return state.status();
+  OpeningPlayer player(settings.search, settings.opening_player, evaluator);
+  FlagStopper stopper(stop);
+  while (!state->done()) {
+    if (stop != nullptr && stop->load()) {
+      return absl::CancelledError("self-play stopped");
+    }
+    absl::StatusOr<OpeningDecision> decision =
+        player.Decide(*state, rng, stop != nullptr ? &stopper : nullptr);
+    if (!decision.ok()) return decision.status();
+    if (absl::Status s = state->Apply(decision->action); !s.ok()) {
+      return absl::InternalError(absl::StrCat(
+          "the opening player's ", decision->action.ToString(),
+          " was refused: ", s.message()));
+    }
+  }
+  return state;
+}
+
 }  // namespace
 
 SelfplaySettings SelfplaySettingsFrom(const pb::RunConfig& config) {
@@ -71,6 +99,7 @@ SelfplaySettings SelfplaySettingsFrom(const pb::RunConfig& config) {
   s.board_size = config.board_size();
   s.search = ToSearchParams(config.selfplay().search());
   s.openings = config.selfplay().openings();
+  s.opening_player = ToOpeningParams(config.selfplay().search());
   s.max_plies = config.selfplay().max_plies();
   s.resign_threshold = config.selfplay().resign_threshold();
   s.resign_consecutive_moves = config.selfplay().resign_consecutive_moves();
@@ -96,8 +125,17 @@ absl::StatusOr<pb::GameRecord> PlaySelfplayGame(
   if (!opening.ok()) return opening.status();
   record.set_opening(opening->name);
   Game start(settings.variant, settings.board_size);
+  if (opening->rule.has_value()) {
+    absl::StatusOr<OpeningState> phase =
+        PlayOpeningPhase(settings, *opening->rule, evaluator, rng, stop);
+    if (!phase.ok()) return phase.status();
+    start = phase->game();
+    SetOpening(*phase, settings.board_size, record);
+  }
   for (Move m : opening->moves) {
     if (absl::Status s = start.Play(m); !s.ok()) return s;
+  }
+  for (Move m : start.moves()) {
     record.add_plies()->set_move(MoveIndex(m, settings.board_size));
   }
   record.set_opening_plies(record.plies_size());

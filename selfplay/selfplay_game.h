@@ -4,6 +4,10 @@
 // root value; the final result) as a pb::GameRecord. With the Gumbel root
 // the move played is the Gumbel winner: no Dirichlet noise, no temperature. Resignation follows the config, with a
 // fraction of games that never resign so false resignations can be counted.
+// Under an opening rule (pb::OpeningMix rules) the opening player
+// (search/opening_player.h) takes every opening action for both sides
+// first; the record keeps them, and the stones they placed are plies
+// without a search target, like a placed opening's.
 #ifndef RENJU_SELFPLAY_SELFPLAY_GAME_H_
 #define RENJU_SELFPLAY_SELFPLAY_GAME_H_
 
@@ -16,6 +20,7 @@
 #include "proto/config.pb.h"
 #include "proto/game.pb.h"
 #include "search/evaluator.h"
+#include "search/opening_player.h"
 #include "search/search_params.h"
 
 namespace renju {
@@ -25,6 +30,9 @@ struct SelfplaySettings {
   int board_size = kRenjuBoardSize;
   SearchParams search;
   pb::OpeningMix openings;
+  // The opening player's budgets, for games under an opening rule
+  // (openings.rules): from selfplay.search.
+  OpeningParams opening_player;
   int max_plies = 225;
   float resign_threshold = 0.02f;
   int resign_consecutive_moves = 3;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 
@@ -220,6 +221,48 @@ TEST(ConfigTest, OpeningPlayerFieldsAreCheckedAndConverted) {
   EXPECT_EQ(std::string(config.status().message()),
             "config c: selfplay.search.opening_max_candidates = 226 is outside "
             "1..225");
+}
+
+TEST(ConfigTest, OpeningRulesInTheSelfplayMixAreChecked) {
+  absl::StatusOr<pb::RunConfig> config = ParseRunConfig("", "empty");
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->selfplay().openings().rules_size(), 0);
+
+  config = ParseRunConfig(
+      "selfplay { openings { empty: 0 canonical: 0 balanced: 0 "
+      "rules { rule: \"rif\" weight: 0.3 } rules { rule: \"Taraguchi10\" } "
+      "rules { rule: \"swap2\" weight: 0 } } }",
+      "a");
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->selfplay().openings().rules(1).weight(), 1.0f);
+
+  const struct {
+    const char* text;
+    const char* error;
+  } kBad[] = {
+      {"selfplay { openings { rules { rule: \"rif\" weight: -1 } } }",
+       "config b: selfplay.openings.rules[0].weight = -1 is outside 0..1e+06"},
+      {"selfplay { openings { rules { rule: \"rif\" } rules { rule: \"RIF\" "
+       "} } }",
+       "config b: selfplay.openings.rules[1].rule: rif is in the mix twice"},
+      {"selfplay { openings { empty: 0 canonical: 0 balanced: 0 rules { "
+       "rule: \"rif\" weight: 0 } } }",
+       "config b: selfplay.openings: all weights are 0"},
+      {"variant: \"freestyle\" board_size: 13 selfplay { openings { rules { "
+       "rule: \"swap2\" } rules { rule: \"tarannikov\" } } }",
+       "config b: selfplay.openings.rules[1].rule: the Tarannikov opening "
+       "rule uses the central areas of the 15 x 15 board; it cannot be "
+       "played on 13 x 13"},
+  };
+  for (const auto& bad : kBad) {
+    config = ParseRunConfig(bad.text, "b");
+    EXPECT_EQ(std::string(config.status().message()), bad.error) << bad.text;
+  }
+  config = ParseRunConfig("selfplay { openings { rules { rule: \"rfi\" } } }",
+                          "c");
+  EXPECT_TRUE(absl::StartsWith(config.status().message(),
+                               "config c: selfplay.openings.rules[0].rule: "))
+      << config.status();
 }
 
 TEST(ConfigTest, AuxHeadsAndWeightAverageAreOffByDefault) {
