@@ -11,7 +11,9 @@
 #include "absl/time/clock.h"
 #include "base/logging.h"
 #include "config/config.h"
+#include "inference/opening_suggestion.h"
 #include "rpc/game_record.h"
+#include "search/opening_player.h"
 #include "search/search.h"
 #include "search/stoppers.h"
 
@@ -174,6 +176,47 @@ std::string Prefixed(absl::string_view prefix, const absl::Status& status) {
   return absl::StrCat(prefix, status.message());
 }
 
+// Suggest for an opening decision (SuggestRequest.opening_rule): the
+// opening player on the served model, every search of `visits` (or the
+// server's), the whole decision ended by the deadline or time_ms.
+grpc::Status SuggestOpening(grpc::ServerContext& context,
+                            const pb::SuggestRequest& request,
+                            const ServedModel& model,
+                            const pb::ServerConfig& server, Random& rng,
+                            pb::SuggestResponse& response) {
+  absl::StatusOr<Game> board = ParsePosition(request.position(), model);
+  if (!board.ok()) return Invalid(Prefixed("position: ", board.status()));
+  absl::StatusOr<OpeningState> state =
+      OpeningStateOf(request, board->variant(), board->size());
+  if (!state.ok()) return Invalid(state.status().message());
+  absl::StatusOr<SearchParams> params = SuggestParams(request, server);
+  if (!params.ok()) return Invalid(params.status().message());
+  OpeningParams opening = ToOpeningParams(server.search());
+  if (request.visits() > 0) opening.candidate_visits = request.visits();
+  params->max_visits =
+      request.visits() > 0 ? request.visits() : server.search().visits();
+  // A server that searches by time alone: each search gets the valuation's.
+  if (params->max_visits <= 0) params->max_visits = opening.candidate_visits;
+  params->max_time_ms = 0;  // time_ms bounds the decision, below
+  absl::StatusOr<absl::Time> stop_at = StopTimeFor(context);
+  if (!stop_at.ok()) return ToGrpc(stop_at.status());
+  if (request.time_ms() > 0) {
+    stop_at = std::min(*stop_at,
+                       absl::Now() + absl::Milliseconds(request.time_ms()));
+  }
+  RequestStopper stopper(context, *stop_at);
+  OpeningPlayer player(*params, opening, model.stack->evaluator());
+  absl::StatusOr<OpeningDecision> decision =
+      player.Decide(*state, rng, &stopper);
+  if (!decision.ok()) return ToGrpc(decision.status());
+  if (context.IsCancelled()) {
+    return grpc::Status(grpc::StatusCode::CANCELLED, "the client cancelled");
+  }
+  FillOpeningSuggestion(*state, *decision, response);
+  response.set_model_generation(model.info.generation());
+  return grpc::Status::OK;
+}
+
 }  // namespace
 
 // Threads that run Evaluate's positions concurrently, so that one request's
@@ -300,6 +343,11 @@ grpc::Status InferenceService::RunSuggest(
     const std::shared_ptr<const ServedModel>& served,
     pb::SuggestResponse& response) {
   const ServedModel& model = *served;
+  if (IsOpeningRequest(request)) {
+    Random rng(options_.seed, requests_.fetch_add(1));
+    return SuggestOpening(context, request, model, config_.server(), rng,
+                          response);
+  }
   absl::StatusOr<Game> game = ParsePosition(request.position(), model);
   if (!game.ok()) return Invalid(Prefixed("position: ", game.status()));
   absl::StatusOr<SearchParams> params =

@@ -1,7 +1,9 @@
 // The inference server's gRPC service (`renju serve`, proto/inference.proto):
 //   Suggest:    a position and a budget -> search (MCTS with the network,
 //               several threads with virtual loss) -> best move, value,
-//               principal variation, candidates;
+//               principal variation, candidates; or an opening rule and
+//               its actions so far -> the opening player's next action and
+//               its values (inference/opening_suggestion.h);
 //   Evaluate:   a batch of positions -> masked priors and win/draw/loss, no
 //               search (for self-play workers that borrow the network);
 //   ListModels: the model being served, then the trainer's registry.

@@ -1,6 +1,10 @@
 // `renju suggest --server HOST:PORT --moves "h8 h9"`: asks an inference
 // server (`renju serve`) for a move and prints its answer for people (a
-// table of candidates) or, with --json, as one JSON object.
+// table of candidates) or, with --json, as one JSON object. With
+// `--opening-rule NAME --actions "Place(h8) ..."` it asks for the next
+// opening action instead (swap or keep, the 5th moves to offer, the one to
+// keep, the next stone) and prints it with the values behind it.
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -11,6 +15,7 @@
 #include "proto/inference.grpc.pb.h"
 #include "rpc/game_record.h"
 #include "rpc/rpc.h"
+#include "rules/opening.h"
 #include "tools/command_util.h"
 
 namespace renju::commands {
@@ -24,17 +29,46 @@ std::string MoveText(int index, int size) {
   return PointName(PointAt(index, size));
 }
 
+// The opening rule and actions of --opening-rule and --actions.
+absl::Status AddOpening(const Args& args, int size,
+                        pb::SuggestRequest& request) {
+  if (!args.GetString("moves").empty()) {
+    return absl::InvalidArgumentError(
+        "give --moves or --opening-rule, not both: the opening's --actions "
+        "place its stones");
+  }
+  absl::StatusOr<OpeningRule> rule =
+      ParseOpeningRule(args.GetString("opening-rule"));
+  if (!rule.ok()) return rule.status();
+  absl::StatusOr<std::vector<OpeningAction>> actions =
+      ParseOpeningActionList(args.GetString("actions"), size);
+  if (!actions.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--actions: ", actions.status().message()));
+  }
+  request.set_opening_rule(OpeningRuleName(*rule));
+  for (const OpeningAction& a : *actions) {
+    *request.add_opening_actions() = ToProto(a, size);
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<pb::SuggestRequest> BuildRequest(const Args& args) {
   absl::StatusOr<Variant> variant = ParseVariant(args.GetString("rule"));
   if (!variant.ok()) return variant.status();
   const int size = static_cast<int>(args.GetInt("size"));
-  absl::StatusOr<std::vector<Move>> moves =
-      ParseMoveList(args.GetString("moves"), size);
-  if (!moves.ok()) return moves.status();
   pb::SuggestRequest request;
   pb::Position* position = request.mutable_position();
   position->set_variant(ToProto(*variant));
   position->set_board_size(size);
+  if (!args.GetString("opening-rule").empty()) {
+    if (absl::Status s = AddOpening(args, size, request); !s.ok()) return s;
+  } else if (!args.GetString("actions").empty()) {
+    return absl::InvalidArgumentError("--actions needs --opening-rule");
+  }
+  absl::StatusOr<std::vector<Move>> moves =
+      ParseMoveList(args.GetString("moves"), size);
+  if (!moves.ok()) return moves.status();
   for (Move m : *moves) position->add_moves(MoveIndex(m, size));
   request.set_visits(static_cast<int32_t>(args.GetInt("visits")));
   request.set_time_ms(static_cast<int32_t>(args.GetInt("time-ms")));
@@ -92,6 +126,70 @@ std::string JsonText(const pb::SuggestResponse& r, int size) {
   return out.dump() + "\n";
 }
 
+// A score (win - loss, -1..1) as an expected score, win + draw / 2.
+double Expected(float score) { return (1.0 + score) / 2.0; }
+
+std::string OpeningHumanText(const pb::SuggestResponse& r, int size) {
+  const pb::OpeningSuggestion& o = r.opening();
+  const std::string colour = o.color() == pb::BLACK ? "black" : "white";
+  const pb::OpeningActionKind kind = o.action().kind();
+  std::string out = absl::StrCat("opening: ", o.expectation(), "\n");
+  absl::StrAppend(&out, "action: ", o.action_text(), "   (the ", o.player(),
+                  " player, now ", colour, ")\n");
+  const bool swap_decision =
+      (kind == pb::OPENING_SWAP || kind == pb::OPENING_KEEP_COLOURS) &&
+      o.candidates().empty();
+  if (swap_decision) {
+    absl::StrAppendFormat(
+        &out, "the side to decide scores %.2f as black, %.2f as white: %s\n",
+        Expected(o.black_score()), Expected(-o.black_score()),
+        kind == pb::OPENING_SWAP ? "swap" : "keep colours");
+  } else if (!o.candidates().empty()) {
+    absl::StrAppendFormat(&out,
+                          "the %s player expects %.2f after this action\n",
+                          o.player(), Expected(o.value()));
+  }
+  absl::StrAppendFormat(&out,
+                        "visits: %d   model generation: %d   (scores are "
+                        "expected scores, win + draw/2)\n",
+                        r.visits(), r.model_generation());
+  if (o.candidates().empty()) return out;
+  absl::StrAppendFormat(&out, "\n%-9s %12s\n", "candidate", "black scores");
+  for (const pb::OpeningCandidate& c : o.candidates()) {
+    const bool taken = std::find(o.action().points().begin(),
+                                 o.action().points().end(),
+                                 c.point()) != o.action().points().end();
+    absl::StrAppendFormat(&out, "%-9s %12.2f%s\n", MoveText(c.point(), size),
+                          Expected(c.black_score()), taken ? "   *" : "");
+  }
+  return out;
+}
+
+std::string OpeningJsonText(const pb::SuggestResponse& r, int size) {
+  const pb::OpeningSuggestion& o = r.opening();
+  nlohmann::json points = nlohmann::json::array();
+  for (int p : o.action().points()) points.push_back(MoveText(p, size));
+  nlohmann::json candidates = nlohmann::json::array();
+  for (const pb::OpeningCandidate& c : o.candidates()) {
+    candidates.push_back({{"point", MoveText(c.point(), size)},
+                          {"black_score", c.black_score()}});
+  }
+  const nlohmann::json out = {
+      {"expectation", o.expectation()},
+      {"player", o.player()},
+      {"color", o.color() == pb::BLACK ? "black" : "white"},
+      {"action", o.action_text()},
+      {"kind", pb::OpeningActionKind_Name(o.action().kind())},
+      {"points", points},
+      {"count", o.action().count()},
+      {"value", o.value()},
+      {"black_score", o.black_score()},
+      {"candidates", candidates},
+      {"visits", r.visits()},
+      {"model_generation", r.model_generation()}};
+  return out.dump() + "\n";
+}
+
 }  // namespace
 
 int Suggest(const Argv& argv) {
@@ -100,6 +198,13 @@ int Suggest(const Argv& argv) {
             "position and prints the candidates it searched.");
   args.AddString("server", "127.0.0.1:50052", "inference server HOST:PORT");
   args.AddString("moves", "", "moves in play order, e.g. \"h8 h9 i10\"");
+  args.AddString("opening-rule", "",
+                 "ask for the next opening action under this rule instead "
+                 "of a move: rif, yamaguchi, tarannikov, taraguchi10, "
+                 "swap1, swap3, swap2, ...");
+  args.AddString("actions", "",
+                 "with --opening-rule: the opening actions so far, e.g. "
+                 "\"Place(h8) Place(h9) Place(j10) Swap\"");
   args.AddString("rule", "renju", "renju, standard or freestyle");
   args.AddInt("size", 15, 5, 20, "board size");
   args.AddInt("visits", 0, 0, 10000000,
@@ -108,7 +213,9 @@ int Suggest(const Argv& argv) {
   args.AddInt("candidates", 5, 1, 225, "candidate moves to show");
   args.AddInt("deadline-ms", 60000, 1, 86400000,
               "how long to wait for the answer");
-  args.AddBool("json", "print one JSON object instead of a table");
+  args.AddBool("json",
+               "print one JSON object instead of a table (opening scores "
+               "there are win - loss, -1..1)");
   args.AddString("token", "", "bearer token the server requires");
   args.AddString("tls-root-cert", "", "PEM file to verify the server's TLS");
   if (int code = ParseOrExit(args, argv); code >= 0) return code;
@@ -129,8 +236,14 @@ int Suggest(const Argv& argv) {
         status, absl::StrCat("Suggest from ", args.GetString("server"))));
   }
   const int size = static_cast<int>(args.GetInt("size"));
-  const std::string text = args.GetBool("json") ? JsonText(response, size)
-                                                : HumanText(response, size);
+  const bool json = args.GetBool("json");
+  std::string text;
+  if (response.has_opening()) {
+    text = json ? OpeningJsonText(response, size)
+                : OpeningHumanText(response, size);
+  } else {
+    text = json ? JsonText(response, size) : HumanText(response, size);
+  }
   std::fputs(text.c_str(), stdout);
   return 0;
 }

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "rpc/game_record.h"
+#include "rules/opening.h"
 #include "tests/inference/inference_service_fixture.h"
 
 namespace renju {
@@ -88,6 +90,34 @@ TEST_F(InferenceServiceTest, EveryBadRequestIsInvalidArgument) {
   add("too many candidates", request, "num_candidates = 226");
   request.set_num_candidates(-1);
   add("negative candidates", request, "num_candidates = -1");
+  // Opening requests (SuggestRequest.opening_rule).
+  auto opening = [](const char* rule, const std::vector<const char*>& actions,
+                    const pb::Position& position = MovesPosition({})) {
+    pb::SuggestRequest r = SmallSuggest(position);
+    r.set_opening_rule(rule);
+    for (const char* text : actions) {
+      *r.add_opening_actions() = ToProto(*ParseOpeningAction(text), 15);
+    }
+    return r;
+  };
+  add("unknown opening rule", opening("rif2", {}), "opening rule 'rif2'");
+  add("opening with moves", opening("rif", {}, MovesPosition({"h8"})),
+      "its opening_actions place the stones");
+  add("illegal opening action",
+      opening("taraguchi10", {"Place(h8)", "KeepColours", "Place(h10)"}),
+      "opening action 3 of 3 (Place(h10)): move 2 must be inside the central "
+      "3x3 (g7-i9), got h10; Taraguchi-10 expects white (the second player) "
+      "to place move 2 inside the central 3x3 (g7-i9)");
+  add("opening action out of phase", opening("rif", {"Place(h8)", "Swap"}),
+      "opening action 2 of 2 (Swap): out of phase: RIF expects black (the "
+      "first player) to place move 2 inside the central 3x3 (g7-i9), got Swap");
+  add("opening over",
+      opening("swap1", {"Place(a1)", "KeepColours"}),
+      "the swap-1 opening is over");
+  pb::SuggestRequest unparsed = opening("rif", {"Place(h8)"});
+  unparsed.mutable_opening_actions(0)->add_points(3);
+  add("malformed opening action", unparsed,
+      "opening action 1 of 1: OPENING_PLACE with 2 points");
 
   for (const Case& c : cases) {
     pb::SuggestResponse response;

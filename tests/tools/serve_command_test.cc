@@ -5,8 +5,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -135,6 +137,91 @@ TEST_F(ServeCommandTest, SuggestAndSelfplayTalkToTheRealServer) {
   EXPECT_NE(stats.out.find("model generations: 3:2"), std::string::npos)
       << stats.out;
 
+  EXPECT_EQ(server.Stop(), 0);
+}
+
+// `renju suggest --opening-rule` against a real server of the shipped
+// pilot model: a Taraguchi-10 swap decision and 5th-move offer, and an
+// illegal action list named with what the rule expected.
+TEST_F(ServeCommandTest, SuggestAnswersTaraguchiSwapAndFifthOffer) {
+  ServeProcess server({"--model",
+                       std::string(RENJU_SOURCE_DIR) + "/models/pilot24.model",
+                       "--listen", "127.0.0.1:0"});
+  ASSERT_FALSE(server.address().empty()) << "the server did not start";
+  const std::string suggest =
+      "suggest --server " + server.address() +
+      " --opening-rule taraguchi10 --visits 16 --actions ";
+
+  // Move 3 placed: tentative white (the second player) swaps or keeps.
+  const std::string swap_actions =
+      "'Place(h8) KeepColours Place(h9) KeepColours Place(j10)'";
+  testing::CommandResult table = testing::RunRenju(suggest + swap_actions);
+  ASSERT_EQ(table.exit_code, 0) << table.out;
+  EXPECT_NE(table.out.find("opening: Taraguchi-10 expects white (the second "
+                           "player) to swap colours or keep them"),
+            std::string::npos)
+      << table.out;
+  EXPECT_NE(table.out.find("the side to decide scores "), std::string::npos)
+      << table.out;
+  testing::CommandResult json =
+      testing::RunRenju(suggest + swap_actions + " --json");
+  ASSERT_EQ(json.exit_code, 0) << json.out;
+  nlohmann::json answer = nlohmann::json::parse(json.out);
+  EXPECT_EQ(answer["player"], "second");
+  EXPECT_EQ(answer["color"], "white");
+  EXPECT_EQ(answer["visits"], 16);
+  const float black = answer["black_score"];
+  // Tentative white takes black exactly when black scores better.
+  EXPECT_EQ(answer["action"], black > 0 ? "Swap" : "KeepColours") << json.out;
+  EXPECT_FLOAT_EQ(answer["value"].get<float>(), std::abs(black));
+  EXPECT_NE(table.out.find(answer["action"] == "Swap" ? ": swap\n"
+                                                       : ": keep colours\n"),
+            std::string::npos)
+      << table.out;
+
+  // Move 4 placed far from black's stones: black (the second player, after
+  // the swap) offers ten 5th moves and expects the worst of them for black.
+  json = testing::RunRenju(
+      suggest +
+      "'Place(h8) KeepColours Place(g9) KeepColours Place(j9) Swap "
+      "Place(e5)' --json");
+  ASSERT_EQ(json.exit_code, 0) << json.out;
+  answer = nlohmann::json::parse(json.out);
+  EXPECT_EQ(answer["player"], "second");
+  EXPECT_EQ(answer["color"], "black");
+  ASSERT_EQ(answer["kind"], "OPENING_OFFER_FIFTH") << json.out;
+  ASSERT_EQ(answer["points"].size(), 10u) << json.out;
+  ASSERT_EQ(answer["candidates"].size(), 10u) << json.out;
+  float worst = 1;
+  for (const auto& c : answer["candidates"]) {
+    worst = std::min(worst, c["black_score"].get<float>());
+  }
+  EXPECT_FLOAT_EQ(answer["value"].get<float>(), worst);
+  // A ranking search and one valuation per candidate, at most 16 visits
+  // each (a tactic may decide a position without any).
+  EXPECT_GT(answer["visits"], 0);
+  EXPECT_LE(answer["visits"], 11 * 16);
+  // The offer is legal: the rule accepts it, and a choice after it.
+  const std::string offer = answer["action"];
+  testing::CommandResult choose = testing::RunRenju(
+      suggest +
+      "'Place(h8) KeepColours Place(g9) KeepColours Place(j9) Swap "
+      "Place(e5) " + offer + "'");
+  ASSERT_EQ(choose.exit_code, 0) << choose.out;
+  EXPECT_NE(choose.out.find("action: ChooseFifth("), std::string::npos)
+      << choose.out;
+
+  // An illegal action: named, with what the rule expected.
+  testing::CommandResult bad = testing::RunRenju(
+      suggest + "'Place(h8) Place(h9)' 2>&1");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.out.find("opening action 2 of 2 (Place(h9))"),
+            std::string::npos)
+      << bad.out;
+  EXPECT_NE(bad.out.find("Taraguchi-10 expects white (the second player) to "
+                         "swap colours or keep them"),
+            std::string::npos)
+      << bad.out;
   EXPECT_EQ(server.Stop(), 0);
 }
 

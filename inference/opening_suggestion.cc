@@ -1,0 +1,92 @@
+#include "inference/opening_suggestion.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "rpc/game_record.h"
+
+namespace renju {
+namespace {
+
+absl::Status Invalid(absl::string_view message) {
+  return absl::InvalidArgumentError(message);
+}
+
+// Why the rule refused action `index` (0-based) of `total`, with what it
+// expected unless the refusal already says so.
+absl::Status Refused(const OpeningState& state, int index, int total,
+                     const OpeningAction& action, const absl::Status& why) {
+  const std::string expectation = state.Expectation();
+  std::string message =
+      absl::StrCat("opening action ", index + 1, " of ", total, " (",
+                   action.ToString(), "): ", why.message());
+  if (!absl::StrContains(why.message(), expectation)) {
+    absl::StrAppend(&message, "; ", expectation);
+  }
+  return Invalid(message);
+}
+
+}  // namespace
+
+bool IsOpeningRequest(const pb::SuggestRequest& request) {
+  return !request.opening_rule().empty() || request.opening_actions_size() > 0;
+}
+
+absl::StatusOr<OpeningState> OpeningStateOf(const pb::SuggestRequest& request,
+                                            Variant variant, int size) {
+  const pb::Position& position = request.position();
+  if (position.moves_size() > 0 || position.black_size() > 0 ||
+      position.white_size() > 0) {
+    return Invalid(
+        "an opening request's position gives only the variant and board "
+        "size; its opening_actions place the stones");
+  }
+  absl::StatusOr<OpeningRule> rule = ParseOpeningRule(request.opening_rule());
+  if (!rule.ok()) return Invalid(rule.status().message());
+  absl::StatusOr<OpeningState> state = OpeningState::Create(*rule, variant, size);
+  if (!state.ok()) return Invalid(state.status().message());
+  const int total = request.opening_actions_size();
+  for (int i = 0; i < total; ++i) {
+    absl::StatusOr<OpeningAction> action =
+        FromProto(request.opening_actions(i), size);
+    if (!action.ok()) {
+      return Invalid(absl::StrCat("opening action ", i + 1, " of ", total,
+                                  ": ", action.status().message()));
+    }
+    if (absl::Status s = state->Apply(*action); !s.ok()) {
+      return Refused(*state, i, total, *action, s);
+    }
+  }
+  if (state->done()) {
+    return Invalid(absl::StrCat(state->Expectation(),
+                                "; ask for a move with the position instead"));
+  }
+  return state;
+}
+
+void FillOpeningSuggestion(const OpeningState& state,
+                           const OpeningDecision& decision,
+                           pb::SuggestResponse& response) {
+  const int size = state.game().size();
+  const Player player = state.to_act();
+  pb::OpeningSuggestion* out = response.mutable_opening();
+  out->set_expectation(state.Expectation());
+  out->set_player(std::string(PlayerName(player)));
+  out->set_color(state.PlayerOf(Color::kBlack) == player ? pb::BLACK
+                                                         : pb::WHITE);
+  *out->mutable_action() = ToProto(decision.action, size);
+  out->set_action_text(decision.action.ToString());
+  out->set_value(decision.value);
+  out->set_black_score(decision.black_score);
+  for (const CandidateValue& c : decision.candidates) {
+    pb::OpeningCandidate* candidate = out->add_candidates();
+    candidate->set_point(PointIndex(c.point, size));
+    candidate->set_black_score(c.black_score);
+  }
+  response.set_visits(static_cast<int32_t>(decision.visits));
+}
+
+}  // namespace renju
