@@ -75,18 +75,18 @@ class LoopTest : public ::testing::Test {
     if (!HasFailure()) fs::remove_all(run_);
   }
 
-  void StartTrainer() {
+  void StartTrainer(const std::string& config = kConfig) {
     auto child = Subprocess::Start(
-        {kRenju, "trainer", "--config", kConfig, "--run-dir", run_.string(),
+        {kRenju, "trainer", "--config", config, "--run-dir", run_.string(),
          "--listen", address_},
         (run_ / "logs" / "trainer.log").string());
     ASSERT_TRUE(child.ok()) << child.status();
     trainer_.emplace(std::move(*child));
   }
 
-  void StartWorker(int i, int games) {
+  void StartWorker(int i, int games, const std::string& config = kConfig) {
     auto child = Subprocess::Start(
-        {kRenju, "selfplay", "--config", kConfig, "--trainer", address_,
+        {kRenju, "selfplay", "--config", config, "--trainer", address_,
          "--worker-id", absl::StrCat("worker-", i), "--out",
          (run_ / absl::StrCat("worker-", i)).string(), "--seed",
          absl::StrCat(i + 1), "--games", absl::StrCat(games)},
@@ -242,6 +242,77 @@ TEST_F(LoopTest, KilledTrainerLosesNoAcknowledgedGameAndStoresNoneTwice) {
       EXPECT_NE(entry.path().extension(), ".game") << entry.path();
     }
   }
+}
+
+// Self-play under an opening-rule mix: the worker's games reach the trainer
+// with every opening action, and a game whose actions were forged is
+// refused with the first illegal action named.
+TEST_F(LoopTest, OpeningRuleGamesAreStoredAndForgedOnesRejected) {
+  absl::StatusOr<std::string> base = ReadFile(kConfig);
+  ASSERT_TRUE(base.ok()) << base.status();
+  std::string text = *base;
+  const std::string anchor = "  max_plies: 120\n";
+  const size_t at = text.find(anchor);
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + anchor.size(),
+              "  openings {\n"
+              "    empty: 0 canonical: 0 balanced: 0\n"
+              "    rules { rule: \"rif\" }\n"
+              "    rules { rule: \"taraguchi10\" }\n"
+              "  }\n");
+  const size_t visits = text.find("    visits: 8\n");
+  ASSERT_NE(visits, std::string::npos);
+  text.insert(visits, "    opening_candidate_visits: 8\n");
+  const std::string config = (run_ / "openings.textproto").string();
+  ASSERT_TRUE(WriteFileAtomically(config, text).ok());
+
+  constexpr int kGames = 4;
+  StartTrainer(config);
+  StartWorker(0, kGames, config);
+  ASSERT_TRUE(workers_[0].WaitForExit(240000)) << Log("worker-0");
+  EXPECT_EQ(workers_[0].exit_code(), 0) << Log("worker-0");
+
+  auto store = GameStore::Open((run_ / "run.sqlite").string());
+  ASSERT_TRUE(store.ok());
+  auto games = (*store)->ReadGamesAfter(0, 1000000);
+  ASSERT_TRUE(games.ok());
+  ASSERT_EQ(games->size(), static_cast<size_t>(kGames)) << Log("trainer");
+  pb::GameRecord stored;
+  for (const auto& g : *games) {
+    ASSERT_TRUE(stored.ParseFromString(g.record));
+    EXPECT_TRUE(stored.opening_rule() == "rif" ||
+                stored.opening_rule() == "taraguchi10")
+        << stored.opening_rule();
+    EXPECT_EQ(stored.opening(), stored.opening_rule());
+    // RIF takes 7 actions; Taraguchi at least 9.
+    EXPECT_GE(stored.opening_actions_size(), 7);
+    EXPECT_EQ(stored.opening_plies(), 5);
+    for (int i = 0; i < stored.opening_plies(); ++i) {
+      EXPECT_FALSE(stored.plies(i).has_target()) << "opening ply " << i + 1;
+    }
+    ASSERT_GT(stored.plies_size(), stored.opening_plies());
+    EXPECT_TRUE(stored.plies(stored.opening_plies()).has_target());
+  }
+
+  // The last stored game, its first action made a swap: refused, with why.
+  pb::GameRecord forged = stored;
+  forged.set_uid(forged.uid() + "-forged");
+  forged.mutable_opening_actions(0)->set_kind(pb::OPENING_SWAP);
+  forged.mutable_opening_actions(0)->clear_points();
+  auto client = Client();
+  auto acks = client->UploadGames("forger", {forged});
+  ASSERT_TRUE(acks.ok()) << acks.status();
+  ASSERT_EQ(acks->size(), 1u);
+  EXPECT_EQ((*acks)[0].outcome(), pb::GameAck::REJECTED);
+  EXPECT_NE((*acks)[0].reason().find(absl::StrCat(
+                "opening rule ", stored.opening_rule(), ": opening action 1 of ",
+                stored.opening_actions_size(), " (Swap): out of phase: ")),
+            std::string::npos)
+      << (*acks)[0].reason();
+  EXPECT_NE((*acks)[0].reason().find(
+                "expects black (the first player) to place move 1 on h8"),
+            std::string::npos)
+      << (*acks)[0].reason();
 }
 
 }  // namespace
