@@ -2,6 +2,7 @@
 
 #include <httplib.h>
 
+#include <chrono>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -117,6 +118,11 @@ absl::StatusOr<std::unique_ptr<HttpFrontend>> HttpFrontend::Start(
   }
   frontend->port_ = port;
   frontend->thread_ = std::thread([&server] { server.listen_after_bind(); });
+  // httplib's stop() does nothing before the accept loop has started (its
+  // first step), so a Stop right after Start would otherwise wait forever.
+  while (!server.is_running()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   return frontend;
 }
 

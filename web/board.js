@@ -283,6 +283,7 @@ function modelToMove() {
 // move when it is its turn.
 async function setMoves(moves) {
   const generation = ++state.generation;
+  state.busy = false;  // a search in flight is for another position now
   showError('');
   try {
     const position = await api('/api/position',
