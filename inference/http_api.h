@@ -21,9 +21,8 @@
 #ifndef RENJU_INFERENCE_HTTP_API_H_
 #define RENJU_INFERENCE_HTTP_API_H_
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "proto/config.pb.h"
 #include "proto/inference.pb.h"

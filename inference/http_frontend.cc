@@ -22,7 +22,8 @@ void Reply(httplib::Response& response, int status,
   response.status = status;
   // Messages quote the client's own text; never fail on bad UTF-8 in it.
   response.set_content(
-      body.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace),
+      body.dump(-1, ' ', false,
+                nlohmann::ordered_json::error_handler_t::replace),
       kJson);
 }
 
@@ -135,9 +136,8 @@ void HttpFrontend::Stop() {
 }
 
 bool HttpFrontend::Authorized(const httplib::Request& request) const {
-  return options_.token.empty() ||
-         request.get_header_value("Authorization") ==
-             absl::StrCat("Bearer ", options_.token);
+  return options_.token.empty() || request.get_header_value("Authorization") ==
+                                       absl::StrCat("Bearer ", options_.token);
 }
 
 void HttpFrontend::AddRoutes() {
@@ -149,8 +149,9 @@ void HttpFrontend::AddRoutes() {
           return httplib::Server::HandlerResponse::Unhandled;
         }
         ReplyError(response, 401,
-                   {"", "missing or wrong \"Authorization: Bearer <token>\" "
-                        "header (open the page as /#token=<token>)"});
+                   {"",
+                    "missing or wrong \"Authorization: Bearer <token>\" "
+                    "header (open the page as /#token=<token>)"});
         return httplib::Server::HandlerResponse::Handled;
       });
   server.Get("/.*", [](const httplib::Request& request,
@@ -219,8 +220,8 @@ void HttpFrontend::HandleSuggest(const httplib::Request& request,
                                  httplib::Response& response) const {
   HttpApiRequest parsed;
   HttpApiError error;
-  if (!ParseSuggestRequest(request.body, config_.board_size(),
-                           config_.server(), parsed, error)) {
+  if (!ParseSuggestRequest(request.body, config_.board_size(), config_.server(),
+                           parsed, error)) {
     ReplyError(response, 400, error);
     return;
   }

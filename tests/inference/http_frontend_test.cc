@@ -7,10 +7,9 @@
 #include <httplib.h>
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "gtest/gtest.h"
 #include "inference/http_api.h"
@@ -81,8 +80,8 @@ TEST_F(HttpFrontendTest, ServesThePage) {
 TEST_F(HttpFrontendTest, PositionListsBlacksForbiddenPoints) {
   StartHttp();
   Json answer;
-  ASSERT_EQ(Post("/api/position",
-                 R"({"moves": "g8 a1 h8 o1 i9 a15 i10 o15"})", answer),
+  ASSERT_EQ(Post("/api/position", R"({"moves": "g8 a1 h8 o1 i9 a15 i10 o15"})",
+                 answer),
             200)
       << answer;
   EXPECT_EQ(answer["to_move"], "black");
@@ -92,9 +91,9 @@ TEST_F(HttpFrontendTest, PositionListsBlacksForbiddenPoints) {
             Json::parse(R"([{"point": "i8", "kind": "double-three"}])"));
 
   // White to move: no forbidden points. Freestyle: none either.
-  ASSERT_EQ(Post("/api/position", R"({"moves": "g8 a1 h8 o1 i9 a15 i10"})",
-                 answer),
-            200);
+  ASSERT_EQ(
+      Post("/api/position", R"({"moves": "g8 a1 h8 o1 i9 a15 i10"})", answer),
+      200);
   EXPECT_TRUE(answer["forbidden"].empty()) << answer;
   ASSERT_EQ(Post("/api/position",
                  R"({"moves": "g8 a1 h8 o1 i9 a15 i10 o15",
@@ -182,8 +181,8 @@ TEST_F(HttpFrontendTest, EveryBadRequestIs400NamingTheField) {
        "moves", "move 9 (i8) is forbidden for black (double-three)"},
       {"/api/suggest", R"({"moves": "h8 a1 i8 a2 j8 a3 k8 a4 l8"})", "moves",
        "already over"},
-      {"/api/suggest", R"({"moves": "h8 a1 i8 a2 j8 a3 k8 a4 l8 a5"})",
-       "moves", "after the end of the game"},
+      {"/api/suggest", R"({"moves": "h8 a1 i8 a2 j8 a3 k8 a4 l8 a5"})", "moves",
+       "after the end of the game"},
       {"/api/suggest", R"({"moves": "h8", "visits": -5})", "visits",
        "non-negative integer"},
       {"/api/suggest", R"({"moves": "h8", "time_ms": 1.5})", "time_ms",
@@ -219,12 +218,12 @@ TEST_F(HttpFrontendTest, TheApiNeedsTheTokenThePageDoesNot) {
   EXPECT_EQ(Post("/api/suggest", body, answer), 401);
   EXPECT_NE(answer["error"].get<std::string>().find("Bearer"),
             std::string::npos);
-  EXPECT_EQ(Post("/api/position", body, answer,
-                 {{"Authorization", "Bearer wrong"}}),
-            401);
-  EXPECT_EQ(Post("/api/suggest", body, answer,
-                 {{"Authorization", "Bearer s3cret"}}),
-            200)
+  EXPECT_EQ(
+      Post("/api/position", body, answer, {{"Authorization", "Bearer wrong"}}),
+      401);
+  EXPECT_EQ(
+      Post("/api/suggest", body, answer, {{"Authorization", "Bearer s3cret"}}),
+      200)
       << answer;
 }
 
