@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
 #include "base/logging.h"
+#include "inference/http_frontend.h"
 #include "inference/inference_service.h"
 
 namespace renju {
@@ -72,6 +73,24 @@ absl::Status Announce(const InferenceServerOptions& options,
   return WriteFileAtomically(options.address_file, absl::StrCat(address, "\n"));
 }
 
+// The board page and its API beside the gRPC port; its Suggest calls go
+// to `server` in process. Announces "http on http://HOST:PORT/".
+absl::StatusOr<std::unique_ptr<HttpFrontend>> StartHttp(
+    const pb::RunConfig& config, const InferenceServerOptions& options,
+    grpc::Server& server) {
+  absl::StatusOr<std::unique_ptr<HttpFrontend>> http = HttpFrontend::Start(
+      config, server.InProcessChannel(grpc::ChannelArguments()),
+      {options.http_listen, options.token});
+  if (!http.ok()) return http.status();
+  const std::string address =
+      BoundAddress(options.http_listen, (*http)->port());
+  std::printf("http on http://%s/\n", address.c_str());
+  std::fflush(stdout);
+  RENJU_LOG(INFO) << "serving the board page and its API on http://"
+                  << address << "/";
+  return http;
+}
+
 absl::Status RunServer(const pb::RunConfig& config,
                        const InferenceServerOptions& options,
                        std::shared_ptr<const ServedModel> model,
@@ -101,10 +120,19 @@ absl::Status RunServer(const pb::RunConfig& config,
   RENJU_LOG(INFO) << "serving generation " << service.model()->info.generation()
                   << " on " << address << " with "
                   << config.server().ShortDebugString();
+  std::unique_ptr<HttpFrontend> http;
+  if (!options.http_listen.empty()) {
+    absl::StatusOr<std::unique_ptr<HttpFrontend>> started_http =
+        StartHttp(config, options, server);
+    if (!started_http.ok()) return started_http.status();
+    http = *std::move(started_http);
+  }
 
   while (SleepUnlessInterrupted(1000)) {
   }
   RENJU_LOG(INFO) << "shutting down";
+  // HTTP first: its requests in flight are gRPC calls that must finish.
+  if (http) http->Stop();
   server.GetHealthCheckService()->SetServingStatus(false);
   if (updater) updater->Stop();
   server.Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));

@@ -1,9 +1,10 @@
 // The inference server as a process (`renju serve`): the service of
 // inference_service.h on a gRPC port with the standard health service,
 // serving a checkpoint or the trainer's best model and switching to each
-// new best as the trainer registers it. Prints "listening on HOST:PORT"
-// once it serves, so a launcher or test can ask for port 0 and read the
-// port back.
+// new best as the trainer registers it; optionally the board page and its
+// JSON API over HTTP as well. Prints "listening on HOST:PORT" once it
+// serves (then "http on http://HOST:PORT/" with HTTP), so a launcher or
+// test can ask for port 0 and read the port back.
 #ifndef RENJU_INFERENCE_INFERENCE_SERVER_H_
 #define RENJU_INFERENCE_INFERENCE_SERVER_H_
 
@@ -25,7 +26,10 @@ struct InferenceServerOptions {
   std::string listen = "127.0.0.1:50052";  // port 0: any free port
   std::string address_file;  // also gets the bound HOST:PORT; empty: none
   ServerTlsOptions tls;
-  std::string token;  // required from clients; empty: none
+  std::string token;  // required from clients (gRPC and HTTP); empty: none
+  // HOST:PORT of the board page and its JSON API (http_frontend.h); port 0:
+  // any free port; empty: no HTTP.
+  std::string http_listen;
   uint64_t seed = 1;  // of the searches' randomness
 };
 

@@ -13,8 +13,10 @@
 #include "config/config.h"
 #include "inference/opening_suggestion.h"
 #include "rpc/game_record.h"
+#include "search/node.h"
 #include "search/opening_player.h"
 #include "search/search.h"
+#include "search/search_result.h"
 #include "search/stoppers.h"
 
 namespace renju {
@@ -145,8 +147,22 @@ std::string DecidedBy(const SearchResult& result) {
   return "";
 }
 
-void FillSuggestion(const SearchResult& result, int size, int num_candidates,
-                    int64_t generation, pb::SuggestResponse& response) {
+// The root edge's line: its move, then the principal variation below it.
+void FillCandidateLine(const Node& root, Move move, int size,
+                       pb::Candidate& candidate) {
+  candidate.add_principal_variation(MoveIndex(move, size));
+  for (const Edge& edge : root.edges) {
+    if (edge.move != move || edge.child == nullptr) continue;
+    for (Move m : PrincipalVariation(*edge.child, size)) {
+      candidate.add_principal_variation(MoveIndex(m, size));
+    }
+  }
+}
+
+// `root` is the searched tree's root, for the candidates' lines.
+void FillSuggestion(const SearchResult& result, const Node& root, int size,
+                    int num_candidates, int64_t generation,
+                    pb::SuggestResponse& response) {
   response.set_best_move(MoveIndex(result.best_move, size));
   response.set_win(result.win);
   response.set_draw(result.draw);
@@ -165,6 +181,7 @@ void FillSuggestion(const SearchResult& result, int size, int num_candidates,
     c->set_win(child.win);
     c->set_draw(child.draw);
     c->set_loss(child.loss);
+    FillCandidateLine(root, child.move, size, *c);
   }
   response.set_visits(static_cast<int32_t>(result.total_visits));
   response.set_model_generation(generation);
@@ -371,6 +388,11 @@ grpc::Status InferenceService::RunSuggest(
   run.stopper = &stopper;
   absl::StatusOr<SearchResult> result = search->Run(rng, run);
   if (!result.ok()) return ToGrpc(result.status());
+  const int candidates = request.num_candidates() > 0 ? request.num_candidates()
+                                                      : kDefaultCandidates;
+  // Before the tree goes to the cache, where another request may take it.
+  FillSuggestion(*result, search->root(), game->size(), candidates,
+                 model.info.generation(), response);
   // A failed search's tree is still usable (Search::Run), but a tree is
   // kept only after an answer.
   if (tree_cache_ != nullptr) {
@@ -379,10 +401,6 @@ grpc::Status InferenceService::RunSuggest(
   if (context.IsCancelled()) {
     return grpc::Status(grpc::StatusCode::CANCELLED, "the client cancelled");
   }
-  const int candidates = request.num_candidates() > 0 ? request.num_candidates()
-                                                      : kDefaultCandidates;
-  FillSuggestion(*result, game->size(), candidates, model.info.generation(),
-                 response);
   return grpc::Status::OK;
 }
 

@@ -21,7 +21,7 @@ BUILD="${RENJU_FUZZ_BUILD:-$ROOT/build-fuzz}"
 SEEDS="$ROOT/tests/fuzz/corpus"
 ALL_TARGETS=(move_list_fuzzer psq_fuzzer sgf_fuzzer rif_fuzzer jsonl_fuzzer
              config_fuzzer game_record_fuzzer gomocup_fuzzer
-             opening_book_fuzzer)
+             opening_book_fuzzer http_api_fuzzer)
 
 seconds=180
 jobs="$(nproc)"

@@ -4,6 +4,8 @@
 // tools/default_model.h) or the trainer's best model (--trainer), switching
 // to each new best as the trainer registers it. Prints "listening on HOST:PORT" once it
 // serves, so a launcher or test can ask for port 0 and read the port back.
+// With --http HOST:PORT, also the board page and its JSON API
+// (inference/http_frontend.h), announced as "http on http://HOST:PORT/".
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
@@ -28,6 +30,7 @@ InferenceServerOptions ServerOptionsOf(const Args& args) {
   options.tls = {args.GetString("tls-cert"), args.GetString("tls-key"),
                  args.GetString("tls-client-ca")};
   options.token = args.GetString("token");
+  options.http_listen = args.GetString("http");
   options.seed = static_cast<uint64_t>(args.GetInt("seed"));
   return options;
 }
@@ -60,7 +63,12 @@ int Serve(const Argv& argv) {
   args.AddString("tls-cert", "", "PEM certificate chain (enables TLS)");
   args.AddString("tls-key", "", "PEM private key for --tls-cert");
   args.AddString("tls-client-ca", "", "PEM CA to require client certificates");
-  args.AddString("token", "", "require this bearer token from clients");
+  args.AddString("token", "",
+                 "require this bearer token from clients (gRPC and HTTP)");
+  args.AddString("http", "",
+                 "also serve the board page and its JSON API on this "
+                 "HOST:PORT, plain HTTP (e.g. 127.0.0.1:8080; port 0: any "
+                 "free port; default: no HTTP)");
   args.AddInt("seed", 1, 0, INT64_MAX, "seed of the searches' randomness");
   if (int code = ParseOrExit(args, argv); code >= 0) return code;
   InferenceServerOptions options = ServerOptionsOf(args);

@@ -13,6 +13,9 @@ packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libgtest-dev libbenchmark-dev libsqlite3-dev
   nlohmann-json3-dev libpugixml-dev libgloo-dev libssl-dev gnuplot-nox
+  # `renju serve --http`, and its browser test (tests/web: headless Chromium
+  # driven by puppeteer-core, which the test installs with npm)
+  libcpp-httplib-dev chromium
   # the tests' libFuzzer targets (tools/run_fuzz.sh)
   clang libclang-rt-14-dev
 )
@@ -22,6 +25,10 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
+# Node and npm for the browser test, unless some other package (such as
+# NodeSource's nodejs, which conflicts with Debian's npm) provides them.
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   if [ "$(id -u)" -ne 0 ]; then

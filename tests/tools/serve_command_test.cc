@@ -1,9 +1,11 @@
 // The real `renju serve` process on port 0, asked by `renju suggest` (table
-// and JSON) and by `renju selfplay --evaluator`; and the Gomocup search
-// brain, which must not block a five on a forbidden point.
+// and JSON), by `renju selfplay --evaluator` and over HTTP (--http); and the
+// Gomocup search brain, which must not block a five on a forbidden point.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <httplib.h>
 
 #include <algorithm>
 #include <atomic>
@@ -44,15 +46,14 @@ class ServeProcess {
     }
     close(fds[1]);
     out_ = fdopen(fds[0], "r");
+    // With --http, "http on URL" follows "listening on HOST:PORT".
+    const bool http =
+        std::find(args.begin(), args.end(), "--http") != args.end();
     char line[512];
     while (out_ != nullptr && std::fgets(line, sizeof(line), out_) != nullptr) {
       const std::string text(line);
-      const std::string prefix = "listening on ";
-      if (text.rfind(prefix, 0) == 0) {
-        address_ = text.substr(prefix.size());
-        address_.erase(address_.find_last_not_of("\n") + 1);
-        break;
-      }
+      if (ReadAfter(text, "listening on ", address_) && !http) break;
+      if (ReadAfter(text, "http on ", http_url_)) break;
     }
   }
 
@@ -70,11 +71,23 @@ class ServeProcess {
   ~ServeProcess() { Stop(); }
 
   const std::string& address() const { return address_; }
+  // "http://HOST:PORT/" with --http.
+  const std::string& http_url() const { return http_url_; }
 
  private:
+  // The rest of `line` after `prefix` into `out`, without the newline.
+  static bool ReadAfter(const std::string& line, const std::string& prefix,
+                        std::string& out) {
+    if (line.rfind(prefix, 0) != 0) return false;
+    out = line.substr(prefix.size());
+    out.erase(out.find_last_not_of("\n") + 1);
+    return true;
+  }
+
   pid_t pid_ = -1;
   FILE* out_ = nullptr;
   std::string address_;
+  std::string http_url_;
 };
 
 class ServeCommandTest : public ::testing::Test {
@@ -222,6 +235,45 @@ TEST_F(ServeCommandTest, SuggestAnswersTaraguchiSwapAndFifthOffer) {
                          "swap colours or keep them"),
             std::string::npos)
       << bad.out;
+TEST_F(ServeCommandTest, HttpServesThePageAndRefusesBadInput) {
+  ServeProcess server({"--config", config_path_, "--model", model_, "--listen",
+                       "127.0.0.1:0", "--http", "127.0.0.1:0", "--token",
+                       "t0ken"});
+  ASSERT_FALSE(server.http_url().empty()) << "no HTTP address printed";
+  httplib::Client client(server.http_url().substr(
+      0, server.http_url().size() - 1));  // without the trailing '/'
+  client.set_read_timeout(60, 0);
+  httplib::Result page = client.Get("/");
+  ASSERT_TRUE(page) << httplib::to_string(page.error());
+  EXPECT_EQ(page->status, 200);
+  EXPECT_NE(page->body.find("board.js"), std::string::npos);
+
+  const httplib::Headers token = {{"Authorization", "Bearer t0ken"}};
+  for (const char* bad :
+       {R"({"moves": "h8 h9",)", R"({"moves": "h8", "colour": "black"})",
+        R"({"moves": "h8 h8"})",
+        R"({"moves": "g8 a1 h8 o1 i9 a15 i10 o15 i8"})"}) {
+    httplib::Result answer =
+        client.Post("/api/suggest", token, bad, "application/json");
+    ASSERT_TRUE(answer) << bad;
+    EXPECT_EQ(answer->status, 400) << bad;
+    EXPECT_NE(answer->body.find("\"field\""), std::string::npos)
+        << answer->body;
+  }
+  httplib::Result good = client.Post(
+      "/api/suggest", token, R"({"moves": "h8 h9", "visits": 16})",
+      "application/json");
+  ASSERT_TRUE(good);
+  ASSERT_EQ(good->status, 200) << good->body;
+  const nlohmann::json answer = nlohmann::json::parse(good->body);
+  EXPECT_EQ(answer["visits"], 16);
+  EXPECT_EQ(answer["model_generation"], 3);
+
+  // The gRPC side answers on its own port as before, with the token.
+  testing::CommandResult grpc = testing::RunRenju(
+      "suggest --server " + server.address() +
+      " --token t0ken --moves h8 --visits 8");
+  EXPECT_EQ(grpc.exit_code, 0) << grpc.out;
   EXPECT_EQ(server.Stop(), 0);
 }
 

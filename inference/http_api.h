@@ -1,0 +1,80 @@
+// The JSON side of the inference server's HTTP API (http_frontend.h): what
+// a request body may hold, how it becomes the gRPC service's SuggestRequest,
+// and how the answers read. No sockets here, so that every rule about bad
+// input is tested without a server.
+//
+//   POST /api/position {"moves": "h8 h9", "rule": "renju"}
+//     -> {"moves": [...], "ply", "to_move", "result", "end_reason",
+//         "forbidden": [{"point": "e7", "kind": "double-three"}, ...]}
+//   POST /api/suggest {"moves": "h8 h9 i10", "rule": "renju", "visits": 200,
+//                      "time_ms": 0, "candidates": 5}
+//     -> the position's fields plus {"best_move", "win", "draw", "loss",
+//         "pv", "visits", "model_generation", "decided_by", "budget",
+//         "candidates": [{"move", "visits", "win", "draw", "loss", "prior",
+//         "pv"}, ...]}
+//
+// Moves are in play order from the empty board, separated by spaces or
+// commas ("pass" passes). Win, draw and loss are for the side to move. A
+// budget above the server's limit is lowered to the limit, and "budget"
+// says what the search was given. Forbidden points are listed when black
+// is to move under renju and the game is not over.
+#ifndef RENJU_INFERENCE_HTTP_API_H_
+#define RENJU_INFERENCE_HTTP_API_H_
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "proto/config.pb.h"
+#include "proto/inference.pb.h"
+#include "rules/game.h"
+
+namespace renju {
+
+// A request the API refuses: HTTP 400 with {"error": message, "field":
+// field}. `field` is the request's field at fault, or "" for the body as a
+// whole.
+struct HttpApiError {
+  std::string field;
+  std::string message;
+};
+
+// A checked request body: the game its moves make (not over for a
+// suggestion) and, for /api/suggest, the service's request.
+struct HttpApiRequest {
+  Game game;
+  pb::SuggestRequest suggest;
+};
+
+// The largest request body the API reads, in bytes: room for a full
+// board's moves and every field, many times over.
+constexpr size_t kMaxHttpBodyBytes = 16384;
+
+// Parses and checks a /api/position body; `size` is the served board size.
+// Returns false and sets `error` on bad input: malformed JSON, not an
+// object, an unknown field, a field of the wrong type, an unknown rule, a
+// bad move token, an illegal or forbidden move, moves after the end.
+bool ParsePositionRequest(const std::string& body, int size,
+                          HttpApiRequest& out, HttpApiError& error);
+
+// As ParsePositionRequest for a /api/suggest body, which may also hold the
+// budget (visits, time_ms, candidates: non-negative integers, 0 for the
+// server's default, lowered to `server`'s limits) and must leave the game
+// going.
+bool ParseSuggestRequest(const std::string& body, int size,
+                         const pb::ServerConfig& server, HttpApiRequest& out,
+                         HttpApiError& error);
+
+// The answer to /api/position. Non-const: the forbidden-point test probes
+// the board (and restores it).
+nlohmann::ordered_json PositionJson(Game& game);
+
+// The answer to /api/suggest: PositionJson(game) with the suggestion.
+nlohmann::ordered_json SuggestJson(Game& game,
+                                   const pb::SuggestRequest& request,
+                                   const pb::SuggestResponse& response);
+
+nlohmann::ordered_json ErrorJson(const HttpApiError& error);
+
+}  // namespace renju
+
+#endif  // RENJU_INFERENCE_HTTP_API_H_

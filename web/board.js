@@ -1,0 +1,414 @@
+// The board page's logic: a 15x15 SVG board with renju coordinates (a-o
+// left to right, 1-15 from the bottom), a game against the served model,
+// and the model's candidates. Every rule question (whose turn, forbidden
+// points, the end of the game) is answered by the server's /api/position;
+// the model's moves come from /api/suggest (inference/http_api.h).
+'use strict';
+
+const SIZE = 15;
+const CELL = 36;
+const ORIGIN = 48;  // the centre of a1's column and o15's row, in SVG units
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const COLUMNS = 'abcdefghijklmno';
+const STARS = ['d4', 'l4', 'h8', 'd12', 'l12'];
+const FORBIDDEN_LABELS = {
+  'double-three': '3-3', 'double-four': '4-4', 'overline': '6+',
+};
+const DECIDED_BY = {
+  'win-in-one': 'Five found',
+  'vcf': 'VCF found',
+  'vct': 'VCT found',
+  'block-five': 'Forced: blocks a five',
+  'defend-vcf': 'Forced: defends a VCF',
+  'defend-vct': 'Forced: defends a VCT',
+  'lost-to-five': 'Lost: the opponent has a five',
+};
+
+// The page's state. `position` is the server's last /api/position answer
+// for `moves`; `forbiddenEnd` is set when black has just played a forbidden
+// point (the game is then over: RULES.md §4).
+const state = {
+  moves: [],
+  position: null,
+  forbiddenEnd: null,
+  suggestion: null,
+  busy: false,
+  generation: 0,  // bumped on every change, so stale answers are dropped
+};
+
+const $ = (id) => document.getElementById(id);
+const token = new URLSearchParams(location.hash.slice(1)).get('token');
+
+// --- The server ------------------------------------------------------------
+
+async function api(path, body) {
+  const headers = {'Content-Type': 'application/json'};
+  if (token) headers['Authorization'] = 'Bearer ' + token;
+  const reply = await fetch(path, {
+    method: 'POST', headers, body: JSON.stringify(body),
+  });
+  const json = await reply.json();
+  if (!reply.ok) {
+    const field = json.field ? json.field + ': ' : '';
+    throw new Error(field + (json.error || 'HTTP ' + reply.status));
+  }
+  return json;
+}
+
+function rule() { return $('rule').value; }
+function movesText(moves) { return moves.join(' '); }
+
+// --- Coordinates -----------------------------------------------------------
+
+function pointName(col, row) { return COLUMNS[col] + (row + 1); }
+
+function pointXY(name) {
+  const col = COLUMNS.indexOf(name[0]);
+  const row = parseInt(name.slice(1), 10) - 1;
+  return [ORIGIN + col * CELL, ORIGIN + (SIZE - 1 - row) * CELL];
+}
+
+function svg(tag, attributes, parent) {
+  const element = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    element.setAttribute(key, value);
+  }
+  if (parent) parent.appendChild(element);
+  return element;
+}
+
+// --- Drawing ---------------------------------------------------------------
+
+// The grid, coordinates and click targets: drawn once.
+function drawGrid(board) {
+  const grid = svg('g', {class: 'grid'}, board);
+  const end = ORIGIN + (SIZE - 1) * CELL;
+  for (let i = 0; i < SIZE; ++i) {
+    const at = ORIGIN + i * CELL;
+    svg('line', {x1: ORIGIN, y1: at, x2: end, y2: at}, grid);
+    svg('line', {x1: at, y1: ORIGIN, x2: at, y2: end}, grid);
+    svg('text', {class: 'coord', x: at, y: end + 32}, board).textContent =
+        COLUMNS[i];
+    svg('text', {class: 'coord', x: ORIGIN - 30, y: end - i * CELL + 5},
+        board).textContent = String(i + 1);
+  }
+  for (const star of STARS) {
+    const [x, y] = pointXY(star);
+    svg('circle', {class: 'star', cx: x, cy: y, r: 3.5}, board);
+  }
+  const hits = svg('g', {id: 'hits'}, board);
+  for (let col = 0; col < SIZE; ++col) {
+    for (let row = 0; row < SIZE; ++row) {
+      const name = pointName(col, row);
+      const [x, y] = pointXY(name);
+      const hit = svg('rect', {
+        class: 'hit', x: x - CELL / 2, y: y - CELL / 2, width: CELL,
+        height: CELL, 'data-point': name,
+      }, hits);
+      hit.addEventListener('click', () => onPointClick(name));
+    }
+  }
+  for (const layer of ['stones', 'marks', 'candidates-layer', 'pv-layer']) {
+    svg('g', {id: layer}, board);
+  }
+}
+
+function clear(id) {
+  const layer = $(id);
+  while (layer.firstChild) layer.removeChild(layer.firstChild);
+  return layer;
+}
+
+function drawStones() {
+  const layer = clear('stones');
+  state.moves.forEach((move, i) => {
+    if (move === 'pass') return;
+    const [x, y] = pointXY(move);
+    const color = i % 2 === 0 ? 'black' : 'white';
+    svg('circle', {
+      class: 'stone ' + color, cx: x, cy: y, r: CELL * 0.45,
+      'data-point': move, 'data-move-number': i + 1,
+    }, layer);
+  });
+  const last = state.moves[state.moves.length - 1];
+  if (last && last !== 'pass') {
+    const [x, y] = pointXY(last);
+    svg('circle', {class: 'last', cx: x, cy: y, r: CELL * 0.15}, layer);
+  }
+}
+
+// Black's forbidden points, while black is to move (the server lists them
+// only then).
+function drawForbidden() {
+  const layer = clear('marks');
+  if (!state.position || state.forbiddenEnd) return;
+  for (const f of state.position.forbidden) {
+    const [x, y] = pointXY(f.point);
+    const mark = svg('g', {
+      class: 'forbidden', 'data-point': f.point, 'data-kind': f.kind,
+    }, layer);
+    const d = CELL * 0.22;
+    svg('line', {x1: x - d, y1: y - d, x2: x + d, y2: y + d}, mark);
+    svg('line', {x1: x - d, y1: y + d, x2: x + d, y2: y - d}, mark);
+    svg('text', {x: x, y: y + CELL * 0.46}, mark).textContent =
+        FORBIDDEN_LABELS[f.kind] || f.kind;
+    svg('title', {}, mark).textContent = 'forbidden for black: ' + f.kind;
+  }
+}
+
+function percent(p) { return Math.round(100 * p) + '%'; }
+
+// The model's candidates on empty points: visits and win rate, the line on
+// hover.
+function drawCandidates() {
+  const layer = clear('candidates-layer');
+  clear('pv-layer');
+  const s = state.suggestion;
+  if (!s) return;
+  const occupied = new Set(state.moves);
+  s.candidates.forEach((c, i) => {
+    if (c.move === 'pass' || occupied.has(c.move)) return;
+    const [x, y] = pointXY(c.move);
+    const group = svg('g', {
+      class: 'candidate' + (i === 0 ? ' best' : ''), 'data-point': c.move,
+    }, layer);
+    svg('circle', {cx: x, cy: y, r: CELL * 0.45}, group);
+    svg('text', {x: x, y: y - 2}, group).textContent = String(c.visits);
+    svg('text', {x: x, y: y + 9}, group).textContent = percent(c.win);
+    svg('title', {}, group).textContent =
+        `${c.move}: ${c.visits} visits, win ${percent(c.win)}, draw ` +
+        `${percent(c.draw)}, loss ${percent(c.loss)}; line ${c.pv.join(' ')}`;
+    group.addEventListener('mouseenter', () => drawLine(c.pv, s.ply));
+    group.addEventListener('mouseleave', () => clear('pv-layer'));
+    group.addEventListener('click', () => onPointClick(c.move));
+  });
+}
+
+// A principal variation as numbered ghost stones; `ply` is the number of
+// moves before its first.
+function drawLine(pv, ply) {
+  const layer = clear('pv-layer');
+  pv.forEach((move, i) => {
+    if (move === 'pass') return;
+    const [x, y] = pointXY(move);
+    const color = (ply + i) % 2 === 0 ? 'black' : 'white';
+    const group = svg('g', {class: 'pv'}, layer);
+    svg('circle', {class: color, cx: x, cy: y, r: CELL * 0.45}, group);
+    svg('text', {class: color, x: x, y: y + 4}, group).textContent =
+        String(i + 1);
+  });
+}
+
+function drawModelPanel() {
+  const s = state.suggestion;
+  const body = $('candidates').querySelector('tbody');
+  while (body.firstChild) body.removeChild(body.firstChild);
+  if (!s) {
+    $('model-summary').textContent = 'No search yet.';
+    $('decided-by').textContent = '';
+    return;
+  }
+  const mover = s.to_move;
+  $('model-summary').textContent =
+      `Best for ${mover} after move ${s.ply}: ${s.best_move} ` +
+      `(win ${percent(s.win)}, draw ${percent(s.draw)}, ` +
+      `loss ${percent(s.loss)}; ${s.visits} visits, generation ` +
+      `${s.model_generation})`;
+  $('decided-by').textContent = DECIDED_BY[s.decided_by] || '';
+  for (const c of s.candidates) {
+    const row = document.createElement('tr');
+    for (const cell of [c.move, c.visits, percent(c.win), percent(c.draw),
+                        percent(c.loss), c.pv.join(' ')]) {
+      const td = document.createElement('td');
+      td.textContent = String(cell);
+      row.appendChild(td);
+    }
+    body.appendChild(row);
+  }
+}
+
+const RESULT_TEXT = {black: 'Black wins', white: 'White wins', draw: 'Draw'};
+const REASON_TEXT = {
+  'five': 'five in a row',
+  'full board': 'the board is full',
+  'two passes': 'both sides passed',
+  'no five possible': 'neither side can make five any more',
+};
+
+function statusText() {
+  if (state.forbiddenEnd) {
+    const f = state.forbiddenEnd;
+    return `White wins: black played ${f.point}, a forbidden point ` +
+        `(${f.kind}).`;
+  }
+  const p = state.position;
+  if (!p) return '';
+  if (p.result !== 'ongoing') {
+    return `${RESULT_TEXT[p.result]}: ` +
+        `${REASON_TEXT[p.end_reason] || p.end_reason}.`;
+  }
+  const toMove = p.to_move === 'black' ? 'Black' : 'White';
+  if (state.busy) return `${toMove} to move: the model is thinking...`;
+  return `${toMove} to move (move ${p.ply + 1}).`;
+}
+
+function draw() {
+  drawStones();
+  drawForbidden();
+  drawCandidates();
+  drawModelPanel();
+  $('status').textContent = statusText();
+  $('moves').value = movesText(state.moves);
+  for (const id of ['new-game', 'undo', 'pass', 'analyse', 'load']) {
+    $(id).disabled = state.busy;
+  }
+}
+
+function showError(message) { $('error').textContent = message || ''; }
+
+// --- The game --------------------------------------------------------------
+
+function gameOver() {
+  return state.forbiddenEnd !== null ||
+      (state.position && state.position.result !== 'ongoing');
+}
+
+function modelToMove() {
+  const human = $('human').value;
+  return human !== 'both' && state.position &&
+      state.position.to_move !== human;
+}
+
+// Asks the server about `moves`, makes them the game, and lets the model
+// move when it is its turn.
+async function setMoves(moves) {
+  const generation = ++state.generation;
+  state.busy = false;  // a search in flight is for another position now
+  showError('');
+  try {
+    const position = await api('/api/position',
+                               {moves: movesText(moves), rule: rule()});
+    if (generation !== state.generation) return;
+    state.moves = position.moves;
+    state.position = position;
+    state.forbiddenEnd = null;
+  } catch (e) {
+    if (generation === state.generation) showError(e.message);
+    return;
+  }
+  draw();
+  if (!gameOver() && modelToMove()) await modelMove();
+}
+
+// One search of the current position: the candidates for the page, and
+// the model's move when `play`.
+async function search(play) {
+  const generation = ++state.generation;
+  state.busy = true;
+  draw();
+  try {
+    const visits = Math.max(1, parseInt($('visits').value, 10) || 1);
+    const s = await api('/api/suggest',
+                        {moves: movesText(state.moves), rule: rule(), visits});
+    if (generation !== state.generation) return;
+    state.suggestion = s;
+    state.busy = false;
+    if (play) {
+      await setMoves(state.moves.concat([s.best_move]));
+      return;
+    }
+  } catch (e) {
+    if (generation === state.generation) showError(e.message);
+  }
+  if (generation === state.generation) state.busy = false;
+  draw();
+}
+
+function modelMove() { return search(true); }
+
+function onPointClick(name) {
+  if (state.busy || gameOver() || modelToMove()) return;
+  if (state.moves.includes(name)) return;
+  const forbidden = state.position.forbidden.find((f) => f.point === name);
+  if (forbidden) {
+    // Legal to play, and it loses at once (RULES.md §4): shown, not sent.
+    state.moves = state.moves.concat([name]);
+    state.forbiddenEnd = forbidden;
+    state.suggestion = null;
+    draw();
+    return;
+  }
+  state.suggestion = null;
+  setMoves(state.moves.concat([name]));
+}
+
+// Takes back to the last position where the human is to move.
+function undo() {
+  if (state.busy || state.moves.length === 0) return;
+  const human = $('human').value;
+  let moves = state.moves.slice(0, -1);
+  const toMove = moves.length % 2 === 0 ? 'black' : 'white';
+  if (human !== 'both' && toMove !== human && moves.length > 0) {
+    moves = moves.slice(0, -1);
+  }
+  state.suggestion = null;
+  setMoves(moves);
+}
+
+// --- Move lists --------------------------------------------------------------
+
+function loadText(text) {
+  state.suggestion = null;
+  setMoves(text.trim().split(/[\s,]+/).filter((m) => m.length > 0));
+}
+
+function save() {
+  const blob = new Blob([movesText(state.moves) + '\n'], {type: 'text/plain'});
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = 'renju-game.txt';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(link.href);
+}
+
+function openFile(event) {
+  const file = event.target.files[0];
+  if (!file) return;
+  file.text().then((text) => {
+    $('moves').value = text;
+    loadText(text);
+  });
+  event.target.value = '';
+}
+
+// --- Start -------------------------------------------------------------------
+
+function start() {
+  drawGrid($('board'));
+  $('new-game').addEventListener('click', () => {
+    state.suggestion = null;
+    setMoves([]);
+  });
+  $('undo').addEventListener('click', undo);
+  $('pass').addEventListener('click', () => {
+    if (state.busy || gameOver() || modelToMove()) return;
+    state.suggestion = null;
+    setMoves(state.moves.concat(['pass']));
+  });
+  $('analyse').addEventListener('click', () => {
+    if (!state.busy && !gameOver()) search(false);
+  });
+  $('load').addEventListener('click', () => loadText($('moves').value));
+  $('save').addEventListener('click', save);
+  $('open-file').addEventListener('change', openFile);
+  $('human').addEventListener('change', () => setMoves(state.moves));
+  $('rule').addEventListener('change', () => {
+    state.suggestion = null;
+    setMoves(state.moves);
+  });
+  setMoves([]);
+}
+
+start();
