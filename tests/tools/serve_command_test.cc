@@ -235,6 +235,9 @@ TEST_F(ServeCommandTest, SuggestAnswersTaraguchiSwapAndFifthOffer) {
                          "swap colours or keep them"),
             std::string::npos)
       << bad.out;
+  EXPECT_EQ(server.Stop(), 0);
+}
+
 TEST_F(ServeCommandTest, HttpServesThePageAndRefusesBadInput) {
   ServeProcess server({"--config", config_path_, "--model", model_, "--listen",
                        "127.0.0.1:0", "--http", "127.0.0.1:0", "--token",
