@@ -13,8 +13,9 @@ packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libabsl-dev libgtest-dev libbenchmark-dev libsqlite3-dev
   nlohmann-json3-dev libpugixml-dev libgloo-dev libssl-dev gnuplot-nox
-  # the tests' libFuzzer targets (tools/run_fuzz.sh)
-  clang libclang-rt-14-dev
+  # the sanitizer builds and the tests' libFuzzer targets
+  # (tools/run_sanitizer_tests.sh, tools/run_fuzz.sh)
+  clang libclang-rt-14-dev lld
 )
 missing=()
 for p in "${packages[@]}"; do
