@@ -10,6 +10,7 @@
 #   tools/run_fuzz.sh --targets sgf_fuzzer,psq_fuzzer --seconds 600
 #   tools/run_fuzz.sh --merge          # afterwards, add the inputs that
 #                                      # found new coverage to the corpus
+#   tools/run_fuzz.sh --build-only     # build the targets, run nothing
 #
 # The committed seeds (tests/fuzz/corpus/<name>/) are read, never written:
 # new inputs go to build-fuzz/corpus/<name>/, crash reproducers to
@@ -27,12 +28,13 @@ seconds=180
 jobs="$(nproc)"
 seed=0  # 0: libFuzzer picks one (and prints it)
 merge=0
+build_only=0
 targets=("${ALL_TARGETS[@]}")
 
 usage() {
-  sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   echo "options: --seconds N (180)  --jobs N (nproc)  --seed N (0 = random)"
-  echo "         --targets a,b,...  --merge"
+  echo "         --targets a,b,...  --merge  --build-only"
 }
 
 while (($#)); do
@@ -42,6 +44,7 @@ while (($#)); do
     --seed) seed="$2"; shift 2 ;;
     --targets) IFS=',' read -r -a targets <<<"$2"; shift 2 ;;
     --merge) merge=1; shift ;;
+    --build-only) build_only=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "run_fuzz: unknown option '$1'" >&2; usage >&2; exit 2 ;;
   esac
@@ -59,6 +62,9 @@ cmake -S "$ROOT" -B "$BUILD" -DCMAKE_CXX_COMPILER="$CXX_COMPILER" \
   -DCMAKE_BUILD_TYPE=Release -DRENJU_FUZZ=ON >/dev/null
 cmake --build "$BUILD" -j "$(nproc)" --target "${targets[@]}"
 echo "run_fuzz: built ${#targets[@]} targets in $((SECONDS - build_start)) s"
+if ((build_only)); then
+  exit 0
+fi
 
 mkdir -p "$BUILD/logs"
 # Every UBSan check aborts (-fno-sanitize-recover); leaks count as failures.

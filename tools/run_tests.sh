@@ -5,7 +5,8 @@
 #      build, and the evaluator, search and server tests in a
 #      ThreadSanitizer build (tools/run_sanitizer_tests.sh);
 #   3. 5 s of every libFuzzer target from its committed corpus
-#      (tools/run_fuzz.sh; the long runs are a separate command, see README).
+#      (tools/run_fuzz.sh; the long runs are a separate command, see README),
+#      built beside stage 2 at the lowest priority.
 #
 #   tools/run_tests.sh --release [ctest args]
 # instead builds build/ (Release, as the main job uses it) and runs every
@@ -30,13 +31,20 @@ while (($#)); do
   shift
 done
 
+# What runs beside the tests, stopped when this script ends.
+load_pids=()
+fuzz_build=""
+stop_background() {
+  ((${#load_pids[@]} == 0)) || kill "${load_pids[@]}" 2>/dev/null || true
+  [[ -z "$fuzz_build" ]] || kill -- -"$fuzz_build" 2>/dev/null || true
+}
+trap stop_background EXIT
+
 if [[ "$under_load" == 1 ]]; then
-  load_pids=()
   for ((i = 0; i < $(nproc); ++i)); do
     nice -n 19 bash -c 'while :; do :; done' &
     load_pids+=($!)
   done
-  trap 'kill "${load_pids[@]}" 2>/dev/null || true' EXIT
   echo "run_tests: under load: ${#load_pids[@]} busy processes at nice 19"
 fi
 
@@ -48,6 +56,21 @@ if [[ "$release" == 1 ]]; then
 fi
 
 RENJU_SETUP_NO_BUILD=1 source "$ROOT/tools/setup.sh"
+# The fuzz targets build beside the sanitizer stage at nice 19, in the
+# moments its builds and tests leave a core idle (as the TSan build does
+# beside the ASan tests, see run_sanitizer_tests.sh); the output goes to
+# build-fuzz/build.log.
+mkdir -p "$ROOT/build-fuzz"
+setsid nice -n 19 "$ROOT/tools/run_fuzz.sh" --build-only \
+  >"$ROOT/build-fuzz/build.log" 2>&1 &
+fuzz_build=$!
 "$ROOT/tools/run_sanitizer_tests.sh" all "$@"
+if ! wait "$fuzz_build"; then
+  tail -n 50 "$ROOT/build-fuzz/build.log"
+  echo "run_tests: the fuzz build failed (build-fuzz/build.log)" >&2
+  exit 1
+fi
+fuzz_build=""
+tail -n 1 "$ROOT/build-fuzz/build.log"
 "$ROOT/tools/run_fuzz.sh" --seconds 5 --seed 1
 echo "run_tests: everything passed in $((SECONDS - start)) s"

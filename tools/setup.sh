@@ -16,8 +16,9 @@ packages=(
   # `renju serve --http`, and its browser test (tests/web: headless Chromium
   # driven by puppeteer-core, which the test installs with npm)
   libcpp-httplib-dev chromium
-  # the tests' libFuzzer targets (tools/run_fuzz.sh)
-  clang libclang-rt-14-dev
+  # the sanitizer builds and the tests' libFuzzer targets
+  # (tools/run_sanitizer_tests.sh, tools/run_fuzz.sh)
+  clang libclang-rt-14-dev lld
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -118,48 +118,58 @@ TEST_F(ArenaCommandTest, AnchorsFromErrors) {
 
 // Every opening rule of issue 17: a short match of the tiny trained model
 // against itself finishes, and every game it wrote replays with its
-// opening actions legal under the rule.
-TEST_F(ArenaCommandTest, PlaysEveryOpeningRuleAndItsGamesReplay) {
-  for (const std::string rule : {"rif", "yamaguchi", "tarannikov",
-                                 "taraguchi10", "swap1", "swap3", "swap2"}) {
-    SCOPED_TRACE(rule);
-    const fs::path out = dir_ / rule;
-    const testing::CommandResult r = RunRenju(
-        "arena --config " RENJU_SOURCE_DIR "/configs/tiny.textproto "
-        "--a model:" RENJU_SOURCE_DIR "/tests/data/tiny-gen3.model "
-        "--b model:" RENJU_SOURCE_DIR "/tests/data/tiny-gen3.model "
-        "--opening-rule " + rule +
-        " --games 2 --concurrent 2 --visits 4 --opening-visits 2 "
-        "--max-plies 40 --seed 3 --out " + out.string() + " 2>&1");
-    ASSERT_EQ(r.exit_code, 0) << r.out;
-    EXPECT_NE(r.out.find("opening rule " + rule + ": A swapped "),
-              std::string::npos)
-        << r.out;
-    testing::CommandResult replay;
-    for (const char* name : {"game-00000.game", "game-00001.game"}) {
-      const testing::CommandResult one =
-          RunRenju("replay --jsonl " + (out / name).string() + " 2>&1");
-      ASSERT_EQ(one.exit_code, 0) << one.out;
-      EXPECT_NE(one.out.find("\"illegal_openings\":0"), std::string::npos)
-          << one.out;
-      replay.out += one.out;
-    }
-    size_t games = 0;
-    for (size_t at = replay.out.find("\"opening_rule\":\"" + rule + "\"");
-         at != std::string::npos;
-         at = replay.out.find("\"opening_rule\":\"" + rule + "\"", at + 1)) {
-      ++games;
-    }
-    EXPECT_EQ(games, 2u) << replay.out;
-    EXPECT_NE(replay.out.find("\"opening_actions\":[\"Place("),
-              std::string::npos)
-        << replay.out;
-    EXPECT_EQ(replay.out.find("\"illegal_opening\":\""), std::string::npos)
-        << replay.out;
-    EXPECT_EQ(replay.out.find("\"illegal\":{"), std::string::npos)
-        << replay.out;
+// opening actions legal under the rule. One test case per rule, so that the
+// suite's shards (tests/CMakeLists.txt) share the rules between them.
+class ArenaOpeningRuleTest
+    : public ArenaCommandTest,
+      public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(ArenaOpeningRuleTest, PlaysTheRuleAndItsGamesReplay) {
+  const std::string rule = GetParam();
+  const fs::path out = dir_ / rule;
+  const testing::CommandResult r = RunRenju(
+      "arena --config " RENJU_SOURCE_DIR "/configs/tiny.textproto "
+      "--a model:" RENJU_SOURCE_DIR "/tests/data/tiny-gen3.model "
+      "--b model:" RENJU_SOURCE_DIR "/tests/data/tiny-gen3.model "
+      "--opening-rule " + rule +
+      " --games 2 --concurrent 2 --visits 4 --opening-visits 2 "
+      "--max-plies 40 --seed 3 --out " + out.string() + " 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("opening rule " + rule + ": A swapped "),
+            std::string::npos)
+      << r.out;
+  testing::CommandResult replay;
+  for (const char* name : {"game-00000.game", "game-00001.game"}) {
+    const testing::CommandResult one =
+        RunRenju("replay --jsonl " + (out / name).string() + " 2>&1");
+    ASSERT_EQ(one.exit_code, 0) << one.out;
+    EXPECT_NE(one.out.find("\"illegal_openings\":0"), std::string::npos)
+        << one.out;
+    replay.out += one.out;
   }
+  size_t games = 0;
+  for (size_t at = replay.out.find("\"opening_rule\":\"" + rule + "\"");
+       at != std::string::npos;
+       at = replay.out.find("\"opening_rule\":\"" + rule + "\"", at + 1)) {
+    ++games;
+  }
+  EXPECT_EQ(games, 2u) << replay.out;
+  EXPECT_NE(replay.out.find("\"opening_actions\":[\"Place("),
+            std::string::npos)
+      << replay.out;
+  EXPECT_EQ(replay.out.find("\"illegal_opening\":\""), std::string::npos)
+      << replay.out;
+  EXPECT_EQ(replay.out.find("\"illegal\":{"), std::string::npos)
+      << replay.out;
 }
+
+INSTANTIATE_TEST_SUITE_P(EveryRule, ArenaOpeningRuleTest,
+                         ::testing::Values("rif", "yamaguchi", "tarannikov",
+                                           "taraguchi10", "swap1", "swap3",
+                                           "swap2"),
+                         [](const ::testing::TestParamInfo<const char*>& p) {
+                           return std::string(p.param);
+                         });
 
 TEST_F(ArenaCommandTest, EnginesTakeTheRuleDefaultsInTheOpening) {
   const testing::CommandResult r = RunRenju(
