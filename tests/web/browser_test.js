@@ -12,6 +12,7 @@
 'use strict';
 
 const {spawn} = require('child_process');
+const fs = require('fs');
 const path = require('path');
 const readline = require('readline');
 const puppeteer = require('puppeteer-core');
@@ -81,8 +82,9 @@ async function run(page, url) {
   await page.goto(url + '#token=' + TOKEN);
   check(/^Black to move/.test(await waitForStatus(page, /^Black to move/)),
       'the page loads with black to move');
-  check(await page.$$eval('rect.hit', (r) => r.length) === 225,
-      'the board has 15x15 points');
+  check(await page.$$eval('rect.hit', (r) => r.length) === 225 &&
+      await page.$eval('#board', (e) => e.dataset.size) === '15',
+      'the board has the served 15x15 points');
   await page.$eval('#visits', (e) => { e.value = '16'; });
 
   await playAndWaitForModel(page, 'h8');
@@ -124,8 +126,22 @@ async function run(page, url) {
   console.log('screenshot: ' + screenshot);
 
   await page.click('rect.hit[data-point="i8"]');
-  check(/^White wins: black played i8, a forbidden point \(double-three\)/
-      .test(await statusText(page)), 'playing the forbidden point loses');
+  const lost = /^White wins: black played i8, a forbidden point \(double-three\)/;
+  check(lost.test(await waitForStatus(page, /^White wins/)),
+      'playing the forbidden point loses (the server\'s verdict)');
+
+  // The game as Save writes it reads back through Open file, ended the same
+  // way.
+  const saved = path.join(outputDir, 'forbidden-end.txt');
+  fs.writeFileSync(saved, (await page.$eval('#moves', (e) => e.value)) + '\n');
+  await page.click('#new-game');
+  await waitForStatus(page, /^Black to move \(move 1\)/);
+  await (await page.$('#open-file')).uploadFile(saved);
+  check(lost.test(await waitForStatus(page, /^White wins/)),
+      'the saved game that ended on a forbidden move reloads');
+  check(await stoneCount(page, 'black') === 5, 'with its five black stones');
+  check(await page.$eval('#error', (e) => e.textContent) === '',
+      'and no error');
   await page.click('#undo');
   await waitForStatus(page, /^Black to move/);
   check(!(await occupied(page)).includes('i8'), 'undo takes it back');
