@@ -29,6 +29,8 @@ const state = {
   busy: false,
   generation: 0,  // bumped on every change, so stale answers are dropped
   view: null,
+  analysis: null,  // {key: the game analysed, values: [{ply, value, best}]}
+  records: [],     // the games of the last file opened (/api/records)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -51,6 +53,11 @@ async function api(path, body) {
 }
 
 function rule() { return $('rule').value; }
+// The search budget per move: {visits: n} or {time_ms: n}.
+function budget() {
+  const amount = Math.max(1, parseInt($('visits').value, 10) || 1);
+  return {[$('budget-unit').value]: amount};
+}
 function movesText(moves) { return moves.join(' '); }
 
 // --- Drawing ---------------------------------------------------------------
@@ -237,9 +244,9 @@ async function search(play) {
   state.busy = true;
   draw();
   try {
-    const visits = Math.max(1, parseInt($('visits').value, 10) || 1);
     const s = await api('/api/suggest',
-                        {moves: movesText(state.moves), rule: rule(), visits});
+                        {moves: movesText(state.moves), rule: rule(),
+                         ...budget()});
     if (generation !== state.generation) return;
     state.suggestion = s;
     state.busy = false;
@@ -278,9 +285,76 @@ function undo() {
   setMoves(moves);
 }
 
+// --- The value graph -----------------------------------------------------------
+
+// Black's expected score (win 1, draw 0, loss -1) in the position after
+// each move of the game, from one search each at the page's budget; drawn
+// as it comes. A change of the game stops it.
+async function analyseGame() {
+  const moves = state.moves.slice();
+  const key = movesText(moves) + '|' + rule();
+  state.analysis = {key, values: []};
+  const last = gameOver() ? moves.length - 1 : moves.length;
+  for (let ply = 0; ply <= last; ++ply) {
+    if (!state.analysis || state.analysis.key !== key) return;
+    $('analysis-status').textContent = `move ${ply} of ${last}...`;
+    try {
+      const s = await api('/api/suggest',
+                          {moves: movesText(moves.slice(0, ply)),
+                           rule: rule(), ...budget()});
+      const forMover = s.win - s.loss;
+      state.analysis.values.push(
+          {ply, value: s.to_move === 'black' ? forMover : -forMover,
+           best: s.best_move});
+    } catch (e) {
+      showError(e.message);
+      break;
+    }
+    drawValueGraph();
+  }
+  if (state.analysis && state.analysis.key === key) {
+    $('analysis-status').textContent =
+        `${state.analysis.values.length} positions analysed`;
+  }
+}
+
+function drawValueGraph() {
+  const graph = $('value-graph');
+  while (graph.firstChild) graph.removeChild(graph.firstChild);
+  if (!state.analysis) return;
+  const W = 440, H = 160, left = 34, right = 8, top = 8, bottom = 20;
+  const values = state.analysis.values;
+  const n = Math.max(1, ...values.map((v) => v.ply));
+  const X = (ply) => left + ply / n * (W - left - right);
+  const Y = (v) => top + (1 - v) / 2 * (H - top - bottom);
+  for (const [v, label] of [[1, 'black'], [0, 'even'], [-1, 'white']]) {
+    svg('line', {class: v === 0 ? 'axis-mid' : 'axis', x1: left, y1: Y(v),
+                 x2: W - right, y2: Y(v)}, graph);
+    svg('text', {class: 'tick y', x: left - 4, y: Y(v) + 4}, graph)
+        .textContent = label;
+  }
+  svg('polyline', {class: 'value-line', points: values.map(
+      (v) => `${X(v.ply)},${Y(v.value)}`).join(' ')}, graph);
+  for (const v of values) {
+    const dot = svg('circle', {class: 'value-point', cx: X(v.ply),
+                               cy: Y(v.value), r: 3, 'data-ply': v.ply},
+                    graph);
+    svg('title', {}, dot).textContent =
+        `after move ${v.ply}: black ${v.value >= 0 ? '+' : ''}` +
+        `${v.value.toFixed(2)}; best next ${v.best}`;
+  }
+}
+
 // --- Move lists --------------------------------------------------------------
 
+function clearAnalysis() {
+  state.analysis = null;
+  $('analysis-status').textContent = '';
+  drawValueGraph();
+}
+
 function loadText(text) {
+  clearAnalysis();
   state.suggestion = null;
   setMoves(text.trim().split(/[\s,]+/).filter((m) => m.length > 0));
 }
@@ -296,20 +370,46 @@ function save() {
   URL.revokeObjectURL(link.href);
 }
 
-function openFile(event) {
+// A record file (move list, .psq, SGF, .rif, ...), read by the server's
+// parsers (/api/records); a file of several games offers them all.
+async function openFile(event) {
   const file = event.target.files[0];
-  if (!file) return;
-  file.text().then((text) => {
-    $('moves').value = text;
-    loadText(text);
-  });
   event.target.value = '';
+  if (!file) return;
+  showError('');
+  try {
+    const answer = await api('/api/records',
+                             {name: file.name, text: await file.text()});
+    state.records = answer.games;
+    const select = $('record-games');
+    while (select.firstChild) select.removeChild(select.firstChild);
+    answer.games.forEach((game, i) => {
+      const option = document.createElement('option');
+      option.value = String(i);
+      option.textContent = `${file.name}: game ${i + 1} ` +
+          `(${game.moves.split(' ').filter((m) => m).length} moves` +
+          `${game.result ? ', ' + game.result : ''})`;
+      select.appendChild(option);
+    });
+    select.hidden = answer.games.length < 2;
+    loadRecord(0);
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+function loadRecord(i) {
+  const game = state.records[i];
+  if (game.rule) $('rule').value = game.rule;
+  $('moves').value = game.moves;
+  loadText(game.moves);
 }
 
 // --- Start -------------------------------------------------------------------
 
 function start() {
   $('new-game').addEventListener('click', () => {
+    clearAnalysis();
     state.suggestion = null;
     setMoves([]);
   });
@@ -323,8 +423,13 @@ function start() {
     if (!state.busy && !gameOver()) search(false);
   });
   $('load').addEventListener('click', () => loadText($('moves').value));
+  $('analyse-game').addEventListener('click', () => {
+    if (!state.busy) analyseGame();
+  });
   $('save').addEventListener('click', save);
   $('open-file').addEventListener('change', openFile);
+  $('record-games').addEventListener('change',
+      () => loadRecord(parseInt($('record-games').value, 10)));
   $('human').addEventListener('change', () => setMoves(state.moves));
   $('rule').addEventListener('change', () => {
     state.suggestion = null;
