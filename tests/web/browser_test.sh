@@ -7,7 +7,7 @@
 #
 #   tests/web/browser_test.sh BUILD_DIR
 #
-# The screenshot goes to BUILD_DIR/web_test/output/board.png.
+# The screenshots go to BUILD_DIR/web_test/output/board.png and run.png.
 set -eu
 build=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,6 +36,6 @@ if [ ! -f "$dir/node_modules/puppeteer-core/package.json" ]; then
     exit 77
   }
 fi
-rm -f "$dir/output/board.png"
+rm -f "$dir/output/board.png" "$dir/output/run.png"
 NODE_PATH=$dir/node_modules exec node "$here/browser_test.js" \
-  "$build/renju" "$chromium" "$dir/output"
+  "$build/renju" "$chromium" "$here/run_folder" "$dir/output"
