@@ -63,7 +63,7 @@ TEST(RecordApiTest, BadBodiesAre400NamingTheField) {
            {R"({"text": 5})", "text", "expected a string"},
            {R"({"name": "a.psq", "text": "Piskvorky 15x15\n99,1\n"})", "text",
             "a.psq: "},
-           {R"({"name": "a.sgf", "text": "(;GM[1])"})", "text", "a.sgf: "},
+           {R"j({"name": "a.sgf", "text": "(;GM[1])"})j", "text", "a.sgf: "},
            {R"({"name": "a.txt", "text": "  \n"})", "text", "no game"},
        }) {
     const RecordsAnswer answer = RecordsJson(c.body);
