@@ -103,13 +103,6 @@ async function run(page, url) {
   check((await page.$eval('#moves', (e) => e.value)).split(' ').length === 4,
       'the move list holds the four moves');
 
-  // The value graph: a search of each position of the game, 0 to 4 moves.
-  await page.click('#analyse-game');
-  await page.waitForFunction(
-      () => document.querySelectorAll('#value-graph circle.value-point')
-          .length === 5, {timeout: 5 * WAIT_MS});
-  check(true, 'the game is analysed move by move into the value graph');
-
   // Time per move instead of visits.
   await page.select('#budget-unit', 'time_ms');
   await page.$eval('#visits', (e) => { e.value = '300'; });
@@ -151,12 +144,13 @@ async function run(page, url) {
   await page.waitForSelector('g.candidate', {timeout: WAIT_MS});
   await waitForStatus(page, /^Black to move/);
   check(true, 'the model\'s candidates are on the board');
-  // The game's value graph for the screenshot.
+  // The value graph: a search of each position of the game, 0 to 8 moves.
   await page.click('#analyse-game');
   await page.waitForFunction(
       () => document.querySelectorAll('#value-graph circle.value-point')
           .length === 9, {timeout: 5 * WAIT_MS});
   await waitForStatus(page, /^Black to move/);
+  check(true, 'the game is analysed move by move into the value graph');
   await page.evaluate(() => window.scrollTo(0, 0));
   const screenshot = path.join(outputDir, 'board.png');
   await page.screenshot({path: screenshot, fullPage: true});
