@@ -27,7 +27,9 @@ dir=$build/web_test
 mkdir -p "$dir/output"
 if [ ! -f "$dir/node_modules/puppeteer-core/package.json" ]; then
   echo "browser_test: installing $puppeteer into $dir"
+  # Bounded, so that no network ends in a skip well inside ctest's timeout.
   npm install --prefix "$dir" --no-audit --no-fund --loglevel=error \
+    --fetch-retries=1 --fetch-timeout=30000 \
     "$puppeteer" || {
     # No network (or no registry) is a missing tool like the others.
     echo "browser_test: SKIPPED: npm could not install $puppeteer" \
