@@ -86,10 +86,14 @@ bool GetBudget(const Json& object, const std::string& field, int limit,
   return true;
 }
 
-// The rule and the moves: the game they make, checked by the service's own
-// position rules (rpc/game_record.h), and its wire form.
-bool ParseGame(const Json& object, int size, HttpApiRequest& out,
-               HttpApiError& error) {
+// The rule and the moves: the game they make, and its wire form. A
+// suggestion's moves are checked by the service's own position rules
+// (rpc/game_record.h), which refuse a forbidden move: there is nothing to
+// search after one. A position's game may end on one, as the rules core
+// plays it (ForbiddenMovePolicy::kLoses): white has won, and a saved game
+// that ended so reads back.
+bool ParseGame(const Json& object, int size, bool may_end_forbidden,
+               HttpApiRequest& out, HttpApiError& error) {
   std::string rule_text;
   std::string moves_text;
   if (!GetString(object, "rule", "renju", rule_text, error) ||
@@ -110,7 +114,9 @@ bool ParseGame(const Json& object, int size, HttpApiRequest& out,
   position->set_variant(ToProto(*variant));
   position->set_board_size(size);
   for (Move m : *moves) position->add_moves(MoveIndex(m, size));
-  absl::StatusOr<Game> game = GameFromPosition(*position);
+  absl::StatusOr<Game> game = may_end_forbidden
+                                  ? Game::FromMoves(*variant, size, *moves)
+                                  : GameFromPosition(*position);
   if (!game.ok()) {
     error = {"moves", std::string(game.status().message())};
     return false;
@@ -140,7 +146,7 @@ bool ParsePositionRequest(const std::string& body, int size,
                           HttpApiRequest& out, HttpApiError& error) {
   Json object;
   return ParseObject(body, PositionFields(), object, error) &&
-         ParseGame(object, size, out, error);
+         ParseGame(object, size, /*may_end_forbidden=*/true, out, error);
 }
 
 bool ParseSuggestRequest(const std::string& body, int size,
@@ -148,7 +154,7 @@ bool ParseSuggestRequest(const std::string& body, int size,
                          HttpApiError& error) {
   Json object;
   if (!ParseObject(body, SuggestFields(), object, error) ||
-      !ParseGame(object, size, out, error)) {
+      !ParseGame(object, size, /*may_end_forbidden=*/false, out, error)) {
     return false;
   }
   if (out.game.over()) {
@@ -184,13 +190,22 @@ OrderedJson PositionJson(Game& game) {
                            {"kind", std::string(ForbiddenKindName(f.kind))}});
     }
   }
-  return {{"rule", std::string(VariantName(game.variant()))},
-          {"moves", moves},
-          {"ply", game.ply()},
-          {"to_move", std::string(ColorName(game.side_to_move()))},
-          {"result", std::string(GameResultName(game.result()))},
-          {"end_reason", std::string(EndReasonName(game.end_reason()))},
-          {"forbidden", forbidden}};
+  OrderedJson out = {{"rule", std::string(VariantName(game.variant()))},
+                     {"size", game.size()},
+                     {"moves", moves},
+                     {"ply", game.ply()},
+                     {"to_move", std::string(ColorName(game.side_to_move()))},
+                     {"result", std::string(GameResultName(game.result()))},
+                     {"end_reason",
+                      std::string(EndReasonName(game.end_reason()))},
+                     {"forbidden", forbidden}};
+  if (game.end_reason() == EndReason::kForbidden) {
+    const ForbiddenMoveRecord& lost = game.forbidden_played().back();
+    out["forbidden_move"] = {
+        {"point", PointName(lost.point)},
+        {"kind", std::string(ForbiddenKindName(lost.kind))}};
+  }
+  return out;
 }
 
 OrderedJson SuggestJson(Game& game, const pb::SuggestRequest& request,

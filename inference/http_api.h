@@ -4,8 +4,11 @@
 // input is tested without a server.
 //
 //   POST /api/position {"moves": "h8 h9", "rule": "renju"}
-//     -> {"moves": [...], "ply", "to_move", "result", "end_reason",
-//         "forbidden": [{"point": "e7", "kind": "double-three"}, ...]}
+//     -> {"rule", "size", "moves": [...], "ply", "to_move", "result",
+//         "end_reason", "forbidden": [{"point": "e7", "kind":
+//         "double-three"}, ...]}, and "forbidden_move": {"point", "kind"}
+//         when black lost by playing a forbidden point (end_reason
+//         "forbidden move")
 //   POST /api/suggest {"moves": "h8 h9 i10", "rule": "renju", "visits": 200,
 //                      "time_ms": 0, "candidates": 5}
 //     -> the position's fields plus {"best_move", "win", "draw", "loss",
@@ -52,14 +55,15 @@ constexpr size_t kMaxHttpBodyBytes = 16384;
 // Parses and checks a /api/position body; `size` is the served board size.
 // Returns false and sets `error` on bad input: malformed JSON, not an
 // object, an unknown field, a field of the wrong type, an unknown rule, a
-// bad move token, an illegal or forbidden move, moves after the end.
+// bad move token, an illegal move, moves after the end. A forbidden move by
+// black ends the game (white wins, RULES.md §4), as the rules core plays it.
 bool ParsePositionRequest(const std::string& body, int size,
                           HttpApiRequest& out, HttpApiError& error);
 
 // As ParsePositionRequest for a /api/suggest body, which may also hold the
 // budget (visits, time_ms, candidates: non-negative integers, 0 for the
 // server's default, lowered to `server`'s limits) and must leave the game
-// going.
+// going: a forbidden move in it is refused, naming it.
 bool ParseSuggestRequest(const std::string& body, int size,
                          const pb::ServerConfig& server, HttpApiRequest& out,
                          HttpApiError& error);

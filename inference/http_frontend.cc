@@ -6,30 +6,20 @@
 #include <utility>
 
 #include "absl/strings/match.h"
-#include "absl/strings/numbers.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "base/logging.h"
 #include "inference/http_api.h"
-#include "inference/web_assets.h"
+#include "web/http_server.h"
 
 namespace renju {
 namespace {
 
 constexpr char kJson[] = "application/json";
 
-void Reply(httplib::Response& response, int status,
-           const nlohmann::ordered_json& body) {
-  response.status = status;
-  // Messages quote the client's own text; never fail on bad UTF-8 in it.
-  response.set_content(
-      body.dump(-1, ' ', false,
-                nlohmann::ordered_json::error_handler_t::replace),
-      kJson);
-}
-
 void ReplyError(httplib::Response& response, int status,
                 const HttpApiError& error) {
-  Reply(response, status, ErrorJson(error));
+  ReplyJsonError(response, status, error.field, error.message);
 }
 
 // The HTTP status of a failed Suggest.
@@ -41,6 +31,7 @@ int HttpStatusOf(const grpc::Status& status) {
       return 401;
     case grpc::StatusCode::DEADLINE_EXCEEDED:
       return 504;
+    case grpc::StatusCode::CANCELLED:
     case grpc::StatusCode::UNAVAILABLE:
     case grpc::StatusCode::RESOURCE_EXHAUSTED:
       return 503;
@@ -61,29 +52,24 @@ std::string FieldOf(const std::string& message) {
   return "";
 }
 
-const WebAsset* FindWebAsset(const std::string& path) {
-  const std::string name = path == "/" ? "/index.html" : path;
-  for (size_t i = 0; i < kNumWebAssets; ++i) {
-    if (name == kWebAssets[i].path) return &kWebAssets[i];
+// Equality of a secret with a guess in time that depends on the guess's
+// length only, not on where they first differ. Hand-written: a few lines,
+// and the process links no crypto library of its own (gRPC's is internal).
+bool SecretEquals(const std::string& secret, const std::string& guess) {
+  unsigned char differences = secret.size() == guess.size() ? 0 : 1;
+  for (size_t i = 0; i < guess.size(); ++i) {
+    differences |= static_cast<unsigned char>(
+        guess[i] ^ (secret.empty() ? 0 : secret[i % secret.size()]));
   }
-  return nullptr;
+  return differences == 0;
 }
 
-// "host:port" or "[v6]:port" -> host (brackets removed) and port.
-absl::Status SplitListen(const std::string& listen, std::string& host,
-                         int& port) {
-  const size_t colon = listen.rfind(':');
-  if (colon == std::string::npos || colon == 0 ||
-      !absl::SimpleAtoi(listen.substr(colon + 1), &port) || port < 0 ||
-      port > 65535) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--http: \"", listen, "\" is not HOST:PORT (port 0: any free port)"));
-  }
-  host = listen.substr(0, colon);
-  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
-  }
-  return absl::OkStatus();
+// "application/json", any case, with or without parameters such as
+// "; charset=utf-8".
+bool IsJsonContentType(const std::string& value) {
+  const std::string type(absl::StripAsciiWhitespace(
+      absl::string_view(value).substr(0, value.find(';'))));
+  return absl::EqualsIgnoreCase(type, kJson);
 }
 
 }  // namespace
@@ -93,78 +79,86 @@ HttpFrontend::HttpFrontend(const pb::RunConfig& config,
                            const HttpFrontendOptions& options)
     : config_(config),
       options_(options),
-      stub_(pb::Inference::NewStub(std::move(channel))),
-      server_(std::make_unique<httplib::Server>()) {}
+      stub_(pb::Inference::NewStub(std::move(channel))) {}
 
 absl::StatusOr<std::unique_ptr<HttpFrontend>> HttpFrontend::Start(
     const pb::RunConfig& config, std::shared_ptr<grpc::Channel> channel,
     const HttpFrontendOptions& options) {
-  std::string host;
-  int port = 0;
-  if (absl::Status s = SplitListen(options.listen, host, port); !s.ok()) {
-    return s;
-  }
   std::unique_ptr<HttpFrontend> frontend(
       new HttpFrontend(config, std::move(channel), options));
-  frontend->AddRoutes();
-  httplib::Server& server = *frontend->server_;
-  if (port == 0) {
-    port = server.bind_to_any_port(host);
-  } else if (!server.bind_to_port(host, port)) {
-    port = -1;
-  }
-  if (port <= 0) {
-    return absl::UnavailableError(
-        absl::StrCat("serve --http: cannot listen on ", options.listen));
-  }
-  frontend->port_ = port;
-  frontend->thread_ = std::thread([&server] { server.listen_after_bind(); });
-  // httplib's stop() does nothing before the accept loop has started (its
-  // first step), so a Stop right after Start would otherwise wait forever.
-  while (!server.is_running()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  absl::StatusOr<std::unique_ptr<httplib::Server>> server = MakeHttpServer(
+      {options.tls_cert_chain, options.tls_private_key}, "serve --http");
+  if (!server.ok()) return server.status();
+  frontend->AddRoutes(**server);
+  absl::StatusOr<std::unique_ptr<HttpListener>> listener =
+      HttpListener::Start(*std::move(server), options.listen, "serve --http");
+  if (!listener.ok()) return listener.status();
+  frontend->listener_ = *std::move(listener);
   return frontend;
 }
 
 HttpFrontend::~HttpFrontend() { Stop(); }
 
+int HttpFrontend::port() const { return listener_->port(); }
+
 void HttpFrontend::Stop() {
-  if (!thread_.joinable()) return;
-  server_->stop();
-  thread_.join();
+  {
+    std::lock_guard<std::mutex> lock(calls_mutex_);
+    stopping_ = true;
+    for (grpc::ClientContext* context : calls_) context->TryCancel();
+  }
+  if (listener_) listener_->Stop();
+}
+
+bool HttpFrontend::BeginCall(grpc::ClientContext* context) {
+  std::lock_guard<std::mutex> lock(calls_mutex_);
+  if (stopping_) return false;
+  calls_.insert(context);
+  return true;
+}
+
+size_t HttpFrontend::suggestions_in_flight() {
+  std::lock_guard<std::mutex> lock(calls_mutex_);
+  return calls_.size();
+}
+
+void HttpFrontend::EndCall(grpc::ClientContext* context) {
+  std::lock_guard<std::mutex> lock(calls_mutex_);
+  calls_.erase(context);
 }
 
 bool HttpFrontend::Authorized(const httplib::Request& request) const {
-  return options_.token.empty() || request.get_header_value("Authorization") ==
-                                       absl::StrCat("Bearer ", options_.token);
+  return options_.token.empty() ||
+         SecretEquals(absl::StrCat("Bearer ", options_.token),
+                      request.get_header_value("Authorization"));
 }
 
-void HttpFrontend::AddRoutes() {
-  httplib::Server& server = *server_;
-  server.set_payload_max_length(kMaxHttpBodyBytes);
+void HttpFrontend::AddRoutes(httplib::Server& server) {
+  SetUpJsonServer(server, "serve --http", kMaxHttpBodyBytes);
   server.set_pre_routing_handler(
       [this](const httplib::Request& request, httplib::Response& response) {
-        if (!absl::StartsWith(request.path, "/api/") || Authorized(request)) {
+        if (!absl::StartsWith(request.path, "/api/")) {
           return httplib::Server::HandlerResponse::Unhandled;
         }
-        ReplyError(response, 401,
-                   {"",
-                    "missing or wrong \"Authorization: Bearer <token>\" "
-                    "header (open the page as /#token=<token>)"});
-        return httplib::Server::HandlerResponse::Handled;
+        if (!Authorized(request)) {
+          ReplyError(response, 401,
+                     {"",
+                      "missing or wrong \"Authorization: Bearer <token>\" "
+                      "header (open the page as /#token=<token>)"});
+          return httplib::Server::HandlerResponse::Handled;
+        }
+        if (request.method == "POST" &&
+            !IsJsonContentType(request.get_header_value("Content-Type"))) {
+          ReplyError(response, 415,
+                     {"", absl::StrCat("the body must be sent with "
+                                       "\"Content-Type: application/json\", "
+                                       "not \"",
+                                       request.get_header_value("Content-Type"),
+                                       "\"")});
+          return httplib::Server::HandlerResponse::Handled;
+        }
+        return httplib::Server::HandlerResponse::Unhandled;
       });
-  server.Get("/.*", [](const httplib::Request& request,
-                       httplib::Response& response) {
-    const WebAsset* asset = FindWebAsset(request.path);
-    if (asset == nullptr) {
-      ReplyError(response, 404, {"", absl::StrCat("no page ", request.path)});
-      return;
-    }
-    response.set_header("Cache-Control", "no-cache");
-    response.set_content(reinterpret_cast<const char*>(asset->bytes),
-                         asset->size, asset->content_type);
-  });
   server.Post("/api/position", [this](const httplib::Request& request,
                                       httplib::Response& response) {
     HandlePosition(request, response);
@@ -173,35 +167,9 @@ void HttpFrontend::AddRoutes() {
                                      httplib::Response& response) {
     HandleSuggest(request, response);
   });
-  // httplib's own refusals (unknown route, a body over the limit) come
-  // here without a body; the API's all read as JSON. httplib calls this for
-  // every status from 400 up, the handlers' own answers too.
-  server.set_error_handler(httplib::Server::HandlerWithResponse(
-      [](const httplib::Request& request, httplib::Response& response) {
-        if (!response.body.empty()) {
-          return httplib::Server::HandlerResponse::Unhandled;
-        }
-        if (response.status == 413) {
-          ReplyError(response, 400,
-                     {"", absl::StrCat("the request body is over the limit of ",
-                                       kMaxHttpBodyBytes, " bytes")});
-        } else if (response.status == 404) {
-          ReplyError(response, 404,
-                     {"", absl::StrCat("no such page or API: ", request.method,
-                                       " ", request.path)});
-        } else {
-          ReplyError(response, response.status,
-                     {"", absl::StrCat("HTTP ", response.status)});
-        }
-        return httplib::Server::HandlerResponse::Handled;
-      }));
-  server.set_exception_handler([](const httplib::Request& request,
-                                  httplib::Response& response,
-                                  std::exception_ptr) {
-    RENJU_LOG(ERROR) << "serve --http: " << request.method << " "
-                     << request.path << " failed with an exception";
-    ReplyError(response, 500, {"", "internal error"});
-  });
+  // Other pages' routes (a run page) before the catch-all page route.
+  if (options_.add_routes) options_.add_routes(server);
+  ServeWebPages(server, "/index.html");
 }
 
 void HttpFrontend::HandlePosition(const httplib::Request& request,
@@ -213,11 +181,11 @@ void HttpFrontend::HandlePosition(const httplib::Request& request,
     ReplyError(response, 400, error);
     return;
   }
-  Reply(response, 200, PositionJson(parsed.game));
+  ReplyJson(response, 200, PositionJson(parsed.game));
 }
 
 void HttpFrontend::HandleSuggest(const httplib::Request& request,
-                                 httplib::Response& response) const {
+                                 httplib::Response& response) {
   HttpApiRequest parsed;
   HttpApiError error;
   if (!ParseSuggestRequest(request.body, config_.board_size(), config_.server(),
@@ -226,20 +194,38 @@ void HttpFrontend::HandleSuggest(const httplib::Request& request,
     return;
   }
   // The service's own call, token and all: it checks what gRPC clients get
-  // checked. No deadline: the budget, within the server's limits, ends it.
+  // checked. A visits budget has no time of its own; the server's time
+  // limit bounds it, and the service's search stops before the deadline.
   grpc::ClientContext context;
   if (!options_.token.empty()) {
     context.AddMetadata("authorization", "Bearer " + options_.token);
   }
+  const int64_t budget_ms = parsed.suggest.time_ms() > 0
+                                ? parsed.suggest.time_ms()
+                                : config_.server().max_time_ms();
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::milliseconds(budget_ms) +
+                       kSuggestDeadlineSlack);
+  if (!BeginCall(&context)) {
+    ReplyError(response, 503, {"", "the server is shutting down"});
+    return;
+  }
   pb::SuggestResponse suggestion;
   const grpc::Status status =
       stub_->Suggest(&context, parsed.suggest, &suggestion);
+  EndCall(&context);
+  if (status.error_code() == grpc::StatusCode::CANCELLED) {
+    ReplyError(response, 503,
+               {"", "the search was cancelled: the server is shutting down"});
+    return;
+  }
   if (!status.ok()) {
     ReplyError(response, HttpStatusOf(status),
                {FieldOf(status.error_message()), status.error_message()});
     return;
   }
-  Reply(response, 200, SuggestJson(parsed.game, parsed.suggest, suggestion));
+  ReplyJson(response, 200,
+            SuggestJson(parsed.game, parsed.suggest, suggestion));
 }
 
 }  // namespace renju

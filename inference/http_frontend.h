@@ -1,9 +1,10 @@
 // The inference server's HTTP side (`renju serve --http ADDR`): the board
-// page (web/, compiled in: web_assets.h) and the JSON API of http_api.h.
+// page (web/, compiled in: web/web_assets.h) and the JSON API of
+// http_api.h.
 //
 // Moving parts:
-//   - an httplib::Server (Debian's libcpp-httplib) on a thread of its own,
-//     with httplib's pool of handler threads;
+//   - an httplib::Server (Debian's libcpp-httplib) on a thread of its own
+//     (web/http_server.h), with httplib's pool of handler threads;
 //   - a gRPC stub on the served process's in-process channel: /api/suggest
 //     is the service's own Suggest call (inference_service.h), with its
 //     checks, limits, tree cache and hot-swapped model, not a copy of it.
@@ -11,18 +12,28 @@
 //
 // Every request under /api/ must carry "Authorization: Bearer <token>" when
 // the server has a token; the page itself is public (it holds no secret and
-// sends the token it is given in its address's #token=...). Bad input gets
-// HTTP 400 with {"error": ..., "field": ...}; bodies over kMaxHttpBodyBytes
-// are refused unread. Plain HTTP only: for other machines, put a TLS proxy
-// in front.
+// sends the token it is given in its address's #token=...). A POST to the
+// API must say "Content-Type: application/json": a form or text/plain POST,
+// which any web page may send to any address without asking (no CORS
+// preflight), gets 415. Bad input gets HTTP 400 with {"error": ...,
+// "field": ...}; bodies over kMaxHttpBodyBytes are refused unread.
+//
+// Every suggestion has a deadline (its budget, or the server's time limit
+// for a visits budget, plus kSuggestDeadlineSlack): the service's search
+// stops in time for it. Stop cancels the searches in flight, so shutdown
+// never waits for a long search. HTTPS with a certificate and key (the
+// gRPC side's --tls-cert and --tls-key), else plain HTTP.
 #ifndef RENJU_INFERENCE_HTTP_FRONTEND_H_
 #define RENJU_INFERENCE_HTTP_FRONTEND_H_
 
 #include <grpcpp/grpcpp.h>
 
+#include <chrono>
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
-#include <thread>
 
 #include "absl/status/statusor.h"
 #include "proto/config.pb.h"
@@ -36,9 +47,21 @@ struct Response;
 
 namespace renju {
 
+class HttpListener;  // web/http_server.h
+
+// Beyond a suggestion's budget, the time its answer may take to come back
+// on a loaded machine before the call gives up.
+inline constexpr std::chrono::seconds kSuggestDeadlineSlack{3};
+
 struct HttpFrontendOptions {
   std::string listen;  // HOST:PORT; port 0: any free port
   std::string token;   // required on /api/; empty: none
+  // Adds other routes, e.g. a run's page (trainer/run_page.h); the token
+  // applies to theirs under /api/ too. Optional.
+  std::function<void(httplib::Server&)> add_routes;
+  // HTTPS with this certificate chain and key (PEM files); empty: HTTP.
+  std::string tls_cert_chain;
+  std::string tls_private_key;
 };
 
 class HttpFrontend {
@@ -53,28 +76,37 @@ class HttpFrontend {
   // Stops, if Stop was not called.
   ~HttpFrontend();
 
-  int port() const { return port_; }
+  int port() const;
+  // Suggestions being searched now.
+  size_t suggestions_in_flight();
 
-  // Stops listening and waits for the requests being handled. Idempotent.
+  // Stops listening, cancels the suggestions in flight (their requests get
+  // 503) and waits for the requests being handled. Idempotent.
   void Stop();
 
  private:
   HttpFrontend(const pb::RunConfig& config,
                std::shared_ptr<grpc::Channel> channel,
                const HttpFrontendOptions& options);
-  void AddRoutes();
+  void AddRoutes(httplib::Server& server);
   bool Authorized(const httplib::Request& request) const;
   void HandlePosition(const httplib::Request& request,
                       httplib::Response& response) const;
   void HandleSuggest(const httplib::Request& request,
-                     httplib::Response& response) const;
+                     httplib::Response& response);
+  // Registers a suggestion's call so that Stop can cancel it; false once
+  // stopping (the call must not start).
+  bool BeginCall(grpc::ClientContext* context);
+  void EndCall(grpc::ClientContext* context);
 
   const pb::RunConfig config_;
   const HttpFrontendOptions options_;
   std::unique_ptr<pb::Inference::Stub> stub_;
-  std::unique_ptr<httplib::Server> server_;
-  int port_ = 0;
-  std::thread thread_;  // runs server_'s accept loop
+  std::unique_ptr<HttpListener> listener_;
+
+  std::mutex calls_mutex_;
+  bool stopping_ = false;                   // guarded by calls_mutex_
+  std::set<grpc::ClientContext*> calls_;    // guarded by calls_mutex_
 };
 
 }  // namespace renju

@@ -74,20 +74,26 @@ absl::Status Announce(const InferenceServerOptions& options,
 }
 
 // The board page and its API beside the gRPC port; its Suggest calls go
-// to `server` in process. Announces "http on http://HOST:PORT/".
+// to `server` in process. Announces "http on http://HOST:PORT/" (https
+// with the TLS files).
 absl::StatusOr<std::unique_ptr<HttpFrontend>> StartHttp(
     const pb::RunConfig& config, const InferenceServerOptions& options,
     grpc::Server& server) {
+  HttpFrontendOptions http_options;
+  http_options.listen = options.http_listen;
+  http_options.token = options.token;
+  http_options.add_routes = options.http_routes;
+  http_options.tls_cert_chain = options.tls.cert_chain;
+  http_options.tls_private_key = options.tls.private_key;
   absl::StatusOr<std::unique_ptr<HttpFrontend>> http = HttpFrontend::Start(
-      config, server.InProcessChannel(grpc::ChannelArguments()),
-      {options.http_listen, options.token});
+      config, server.InProcessChannel(grpc::ChannelArguments()), http_options);
   if (!http.ok()) return http.status();
-  const std::string address =
-      BoundAddress(options.http_listen, (*http)->port());
-  std::printf("http on http://%s/\n", address.c_str());
+  const std::string url = absl::StrCat(
+      options.tls.cert_chain.empty() ? "http" : "https", "://",
+      BoundAddress(options.http_listen, (*http)->port()), "/");
+  std::printf("http on %s\n", url.c_str());
   std::fflush(stdout);
-  RENJU_LOG(INFO) << "serving the board page and its API on http://"
-                  << address << "/";
+  RENJU_LOG(INFO) << "serving the board page and its API on " << url;
   return http;
 }
 

@@ -9,11 +9,16 @@
 #define RENJU_INFERENCE_INFERENCE_SERVER_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "absl/status/status.h"
 #include "proto/config.pb.h"
 #include "rpc/rpc.h"
+
+namespace httplib {
+class Server;
+}  // namespace httplib
 
 namespace renju {
 
@@ -28,8 +33,12 @@ struct InferenceServerOptions {
   ServerTlsOptions tls;
   std::string token;  // required from clients (gRPC and HTTP); empty: none
   // HOST:PORT of the board page and its JSON API (http_frontend.h); port 0:
-  // any free port; empty: no HTTP.
+  // any free port; empty: no HTTP. HTTPS with `tls`'s certificate and key
+  // (its client CA applies to gRPC only).
   std::string http_listen;
+  // Other pages beside the board on the HTTP side (HttpFrontendOptions::
+  // add_routes), e.g. a run's page; optional.
+  std::function<void(httplib::Server&)> http_routes;
   uint64_t seed = 1;  // of the searches' randomness
 };
 

@@ -80,6 +80,33 @@ absl::StatusOr<std::vector<GameRecord>> ReadRecords(Format format,
   return absl::InternalError("unknown format");
 }
 
+}  // namespace
+
+absl::StatusOr<std::vector<GameRecord>> ReadRecordText(
+    const std::string& name, absl::string_view text) {
+  return ReadRecords(DetectFormat(name, text), text);
+}
+
+std::string RecordFormatName(const std::string& name, absl::string_view text) {
+  switch (DetectFormat(name, text)) {
+    case Format::kPsq:
+      return "psq";
+    case Format::kSgf:
+      return "sgf";
+    case Format::kRif:
+      return "rif";
+    case Format::kJsonl:
+      return "jsonl";
+    case Format::kGame:
+      return "game";
+    case Format::kMoveList:
+      return "moves";
+  }
+  return "moves";
+}
+
+namespace {
+
 OrderedJson ResultJson(const std::optional<GameResult>& result) {
   if (!result.has_value()) return nullptr;
   return std::string(GameResultName(*result));

@@ -7,11 +7,24 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "rules/record.h"
 #include "rules/types.h"
 
 namespace renju {
+
+// The games of a record file's text: the format from the file's name
+// (.psq, .sgf, .rif/.xml, .jsonl/.json, .game), else from how the text
+// begins, else move lists. Errors name the line.
+absl::StatusOr<std::vector<GameRecord>> ReadRecordText(
+    const std::string& name, absl::string_view text);
+// The format ReadRecordText reads `name` and `text` as: "psq", "sgf",
+// "rif", "jsonl", "game" or "moves".
+std::string RecordFormatName(const std::string& name, absl::string_view text);
 
 // Reads `path` (move list, .psq, .rif, SGF or JSON Lines games), checks
 // every game's board size before any output, then writes the report to

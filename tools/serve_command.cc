@@ -5,8 +5,13 @@
 // to each new best as the trainer registers it. Prints "listening on HOST:PORT" once it
 // serves, so a launcher or test can ask for port 0 and read the port back.
 // With --http HOST:PORT, also the board page and its JSON API
-// (inference/http_frontend.h), announced as "http on http://HOST:PORT/".
+// (inference/http_frontend.h), announced as "http on http://HOST:PORT/"
+// (https:// with --tls-cert and --tls-key);
+// with --run-dir, also that training run's page at /run.html
+// (trainer/run_page.h), e.g. for a finished run. The page's record files
+// (.psq, SGF, .rif) are read here too (tools/record_api.h).
 #include <cstdio>
+#include <filesystem>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -15,6 +20,8 @@
 #include "inference/inference_server.h"
 #include "tools/command_util.h"
 #include "tools/default_model.h"
+#include "tools/record_api.h"
+#include "trainer/run_page.h"
 
 namespace renju::commands {
 namespace {
@@ -32,6 +39,12 @@ InferenceServerOptions ServerOptionsOf(const Args& args) {
   options.token = args.GetString("token");
   options.http_listen = args.GetString("http");
   options.seed = static_cast<uint64_t>(args.GetInt("seed"));
+  RunPageOptions run_page;
+  run_page.run_dir = args.GetString("run-dir");
+  options.http_routes = [run_page](httplib::Server& server) {
+    AddRecordRoutes(server);
+    if (!run_page.run_dir.empty()) AddRunPageRoutes(server, run_page);
+  };
   return options;
 }
 
@@ -67,10 +80,24 @@ int Serve(const Argv& argv) {
                  "require this bearer token from clients (gRPC and HTTP)");
   args.AddString("http", "",
                  "also serve the board page and its JSON API on this "
-                 "HOST:PORT, plain HTTP (e.g. 127.0.0.1:8080; port 0: any "
-                 "free port; default: no HTTP)");
+                 "HOST:PORT (e.g. 127.0.0.1:8080; port 0: any free port; "
+                 "default: no HTTP); HTTPS with --tls-cert and --tls-key");
+  args.AddString("run-dir", "",
+                 "with --http, also serve this training run folder's page "
+                 "at /run.html (its ratings, losses and match games)");
   args.AddInt("seed", 1, 0, INT64_MAX, "seed of the searches' randomness");
   if (int code = ParseOrExit(args, argv); code >= 0) return code;
+  if (!args.GetString("run-dir").empty()) {
+    if (args.GetString("http").empty()) {
+      return Fail(absl::InvalidArgumentError(
+          "serve: --run-dir needs --http (the run's page is a web page)"));
+    }
+    if (!std::filesystem::is_directory(args.GetString("run-dir"))) {
+      return Fail(absl::NotFoundError(absl::StrCat(
+          "serve: --run-dir ", args.GetString("run-dir"),
+          " is not a folder")));
+    }
+  }
   InferenceServerOptions options = ServerOptionsOf(args);
   if (!options.model.empty() && !options.trainer.address.empty()) {
     return Fail(absl::InvalidArgumentError(

@@ -15,6 +15,9 @@
 // time counted from the start of the launcher's session): the x axis of Elo
 // per CPU-hour (bench/strength.sh).
 //
+// The trainer serves the run's page (trainer/run_page.h) on --http (by
+// default any free loopback port); the launcher prints its address.
+//
 // Run folder: config.textproto, run.sqlite (games, registry, matches),
 // models/, state/, logs/<process>.log, workers/<id>/, plots and
 // summary.json.
@@ -58,6 +61,7 @@ struct RunPaths {
   fs::path logs() const { return root / "logs"; }
   fs::path log(const std::string& name) const { return logs() / (name + ".log"); }
   fs::path trainer_address() const { return root / "trainer.address"; }
+  fs::path run_page_address() const { return root / "run_page.address"; }
   fs::path server_address() const { return root / "serve.address"; }
   fs::path cpu_seconds() const { return root / "cpu_seconds.txt"; }
   fs::path generations_cpu() const { return root / "generations_cpu.csv"; }
@@ -113,11 +117,12 @@ absl::StatusOr<std::string> WaitForAddress(Subprocess& child,
 class Launcher {
  public:
   Launcher(pb::RunConfig config, RunPaths paths, int generations,
-           double cpu_budget_seconds)
+           double cpu_budget_seconds, std::string http_listen)
       : config_(std::move(config)),
         paths_(std::move(paths)),
         generations_(generations),
         cpu_budget_seconds_(cpu_budget_seconds),
+        http_listen_(std::move(http_listen)),
         self_(SelfExecutable()) {}
 
   absl::Status Run();
@@ -150,6 +155,7 @@ class Launcher {
   const RunPaths paths_;
   const int generations_;
   const double cpu_budget_seconds_;  // 0: none
+  const std::string http_listen_;    // the run page's; empty: none
   const std::string self_;
   std::optional<Subprocess> trainer_;
   std::vector<std::optional<Subprocess>> workers_;
@@ -167,18 +173,36 @@ class Launcher {
 
 absl::Status Launcher::StartTrainer() {
   fs::remove(paths_.trainer_address());
-  absl::StatusOr<Subprocess> child = Subprocess::Start(
-      {self_, "trainer", "--config", paths_.config().string(), "--run-dir",
-       paths_.root.string(), "--listen", "127.0.0.1:0", "--address-file",
-       paths_.trainer_address().string(), "--generations",
-       absl::StrCat(generations_)},
-      paths_.log("trainer").string());
+  fs::remove(paths_.run_page_address());
+  std::vector<std::string> command = {
+      self_, "trainer", "--config", paths_.config().string(), "--run-dir",
+      paths_.root.string(), "--listen", "127.0.0.1:0", "--address-file",
+      paths_.trainer_address().string(), "--generations",
+      absl::StrCat(generations_)};
+  if (!http_listen_.empty()) {
+    for (const std::string& arg :
+         {std::string("--http"), http_listen_,
+          std::string("--http-address-file"),
+          paths_.run_page_address().string()}) {
+      command.push_back(arg);
+    }
+  }
+  absl::StatusOr<Subprocess> child =
+      Subprocess::Start(command, paths_.log("trainer").string());
   if (!child.ok()) return child.status();
   trainer_.emplace(std::move(*child));
   absl::StatusOr<std::string> address =
       WaitForAddress(*trainer_, paths_.trainer_address(), paths_.log("trainer"));
   if (!address.ok()) return address.status();
   trainer_address_ = *address;
+  if (!http_listen_.empty()) {
+    // Written before the gRPC address, so it is there now.
+    absl::StatusOr<std::string> page = WaitForAddress(
+        *trainer_, paths_.run_page_address(), paths_.log("trainer"));
+    if (!page.ok()) return page.status();
+    std::printf("run page: %s\n", page->c_str());
+    std::fflush(stdout);
+  }
   ChannelOptions channel;
   channel.address = trainer_address_;
   absl::StatusOr<std::unique_ptr<TrainerClient>> client =
@@ -496,6 +520,10 @@ int Train(const Argv& argv) {
   args.AddString("override", "",
                  "config fields to change, in text format, e.g. "
                  "'trainer { learning_rate: 0.01 }' (a new run only)");
+  args.AddString("http", "127.0.0.1:0",
+                 "serve the run's page (generations, Elo, losses, match "
+                 "games) on this HOST:PORT; port 0: any free port; \"\": "
+                 "none");
   args.AddDouble("cpu-minutes", 0, 0, 1e7,
                  "stop once the run has used this much CPU time "
                  "(default: the config's launcher.max_cpu_minutes)");
@@ -556,7 +584,8 @@ int Train(const Argv& argv) {
   const double cpu_minutes = args.GetDouble("cpu-minutes") > 0
                                  ? args.GetDouble("cpu-minutes")
                                  : config->launcher().max_cpu_minutes();
-  Launcher launcher(*config, paths, generations, cpu_minutes * 60);
+  Launcher launcher(*config, paths, generations, cpu_minutes * 60,
+                    args.GetString("http"));
   absl::Status status = launcher.Run();
   if (!status.ok()) return absl::IsCancelled(status) ? (Fail(status), 130) : Fail(status);
   return 0;

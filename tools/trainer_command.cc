@@ -1,6 +1,6 @@
 // `renju trainer`: the trainer process (trainer/trainer_process.h): stores
 // uploaded games, trains, publishes generations, rates and gates them, and
-// serves models to workers over gRPC.
+// serves models to workers over gRPC; with --http, the run's page.
 #include "absl/strings/str_cat.h"
 #include "config/config.h"
 #include "tools/command_util.h"
@@ -14,6 +14,8 @@ TrainerProcessOptions TrainerOptionsOf(const Args& args) {
   options.run_dir = args.GetString("run-dir");
   options.listen = args.GetString("listen");
   options.address_file = args.GetString("address-file");
+  options.http_listen = args.GetString("http");
+  options.http_address_file = args.GetString("http-address-file");
   options.tokens_file = args.GetString("tokens");
   options.tls = {args.GetString("tls-cert"), args.GetString("tls-key"),
                  args.GetString("tls-client-ca")};
@@ -35,6 +37,13 @@ int Trainer(const Argv& argv) {
   args.AddString("run-dir", "run", "run folder (created if needed)");
   args.AddString("listen", "127.0.0.1:7070", "address to serve on");
   args.AddString("address-file", "", "write the bound address here");
+  args.AddString("http", "",
+                 "also serve the run's page (generations, Elo, losses, "
+                 "match games; read-only) on this HOST:PORT (port 0: any "
+                 "free port; default: none); HTTPS with --tls-cert and "
+                 "--tls-key");
+  args.AddString("http-address-file", "",
+                 "write the run page's address (http://HOST:PORT/) here");
   args.AddString("tokens", "", "file of '<worker-id> <token>' lines");
   args.AddString("tls-cert", "", "PEM certificate chain (enables TLS)");
   args.AddString("tls-key", "", "PEM private key");

@@ -431,6 +431,7 @@ void AttachModels(const std::vector<ModelEntry>& models, RatingTable& table) {
     }
     it->created_unix_ms = model.created_unix_ms;
     it->training_step = model.training_step;
+    it->games_seen = model.games_seen;
     it->status = model.status;
   }
   table.unrated.assign(unrated.begin(), unrated.end());
@@ -519,6 +520,7 @@ std::string RatingsJson(const RatingTable& table) {
                                {"points", r.points},
                                {"training_step", r.training_step},
                                {"created_unix_ms", r.created_unix_ms},
+                               {"games_seen", r.games_seen},
                                {"status", r.status}});
   }
   json["anchors"] = nlohmann::ordered_json::array();

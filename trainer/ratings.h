@@ -60,6 +60,7 @@ struct Rating {
   // From the model registry when known (AttachModels), else 0 / "".
   int64_t created_unix_ms = 0;
   int64_t training_step = 0;
+  int64_t games_seen = 0;  // self-play games stored when it was published
   std::string status;
 };
 
@@ -84,8 +85,9 @@ std::vector<RatingAnchor> RatingAnchorsOf(const pb::ArenaConfig& arena);
 absl::StatusOr<RatingTable> ComputeRatings(
     const std::vector<MatchResult>& matches, const RatingOptions& options = {});
 
-// Copies creation time, training step and status from the registry into
-// the rated rows; registered generations without a rating join `unrated`.
+// Copies creation time, training step, games seen and status from the
+// registry into the rated rows; registered generations without a rating
+// join `unrated`.
 void AttachModels(const std::vector<ModelEntry>& models, RatingTable& table);
 
 // Writes each rated generation's Elo into models.elo (rows not in the
@@ -106,7 +108,7 @@ std::string RatingsText(const RatingTable& table);
 std::string RatingsCsv(const RatingTable& table);
 // {"anchor_generation": 0 (null with anchors),
 //  "ratings": [{generation, elo, elo_error, games, points, training_step,
-//               created_unix_ms, status}, ...],
+//               created_unix_ms, games_seen, status}, ...],
 //  "anchors": [{name, elo, elo_error, games, points, fixed}, ...],
 //  "unrated": [generations], "unrated_anchors": [names]}
 std::string RatingsJson(const RatingTable& table);

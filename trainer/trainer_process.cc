@@ -21,8 +21,10 @@
 #include "trainer/game_store.h"
 #include "trainer/match_store.h"
 #include "trainer/publisher.h"
+#include "trainer/run_page.h"
 #include "trainer/trainer_service.h"
 #include "trainer/training_loop.h"
+#include "web/http_server.h"
 
 namespace renju {
 namespace {
@@ -54,6 +56,45 @@ absl::Status RunLoopUntilStopped(TrainingLoop& loop) {
 absl::Status WriteAddress(const std::string& file, int port) {
   if (file.empty()) return absl::OkStatus();
   return WriteFileAtomically(file, absl::StrCat("127.0.0.1:", port, "\n"));
+}
+
+// The run's page on options.http_listen, with the trainer's live status.
+absl::StatusOr<std::unique_ptr<HttpListener>> StartRunPage(
+    const TrainerProcessOptions& options, GameStore& store,
+    TrainingLoop& loop) {
+  const HttpTlsFiles tls = {options.tls.cert_chain, options.tls.private_key};
+  absl::StatusOr<std::unique_ptr<httplib::Server>> made =
+      MakeHttpServer(tls, "trainer --http");
+  if (!made.ok()) return made.status();
+  std::unique_ptr<httplib::Server> server = *std::move(made);
+  SetUpJsonServer(*server, "trainer --http", 4096);
+  RunPageOptions page;
+  page.run_dir = options.run_dir;
+  page.status = [&store, &loop] {
+    pb::TrainerStatus status;
+    status.set_total_games(store.NumGames());
+    status.set_total_positions(store.NumPositions());
+    loop.FillStatus(&status);
+    return status;
+  };
+  AddRunPageRoutes(*server, std::move(page));
+  ServeWebPages(*server, "/run.html");
+  absl::StatusOr<std::unique_ptr<HttpListener>> listener =
+      HttpListener::Start(std::move(server), options.http_listen,
+                          "trainer --http");
+  if (!listener.ok()) return listener.status();
+  const std::string address =
+      absl::StrCat(HttpScheme(tls), "://",
+                   BoundAddress(options.http_listen, (*listener)->port()), "/");
+  RENJU_LOG(INFO) << "the run's page: " << address;
+  if (!options.http_address_file.empty()) {
+    if (absl::Status s =
+            WriteFileAtomically(options.http_address_file, address + "\n");
+        !s.ok()) {
+      return s;
+    }
+  }
+  return listener;
 }
 
 struct Stores {
@@ -107,12 +148,20 @@ absl::Status ServeAndTrain(const pb::RunConfig& config,
   absl::StatusOr<StartedServer> server =
       StartServer({"trainer", options.listen, credentials}, {&service});
   if (!server.ok()) return server.status();
+  std::unique_ptr<HttpListener> run_page;
+  if (!options.http_listen.empty()) {
+    absl::StatusOr<std::unique_ptr<HttpListener>> started =
+        StartRunPage(options, store, loop);
+    if (!started.ok()) return started.status();
+    run_page = *std::move(started);
+  }
   if (absl::Status s = WriteAddress(options.address_file, server->port); !s.ok()) {
     return s;
   }
   RENJU_LOG(INFO) << "trainer listening on port " << server->port
                   << ", run folder " << options.run_dir;
   absl::Status status = RunLoopUntilStopped(loop);
+  if (run_page) run_page->Stop();
   server->server->Shutdown(std::chrono::system_clock::now() +
                            std::chrono::seconds(5));
   return status;

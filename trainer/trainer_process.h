@@ -6,6 +6,7 @@
 //                           gating match against the best and the anchor
 //                           matches, updates the ratings table and redraws
 //                           the plots
+//   run page (HTTP)         with --http: the run's page (run_page.h)
 // Stops on SIGTERM/SIGINT, saving the training state; a restart with the
 // same run folder resumes exactly where it stopped.
 #ifndef RENJU_TRAINER_TRAINER_PROCESS_H_
@@ -26,6 +27,12 @@ struct TrainerProcessOptions {
   std::string run_dir = "run";  // created if needed
   std::string listen = "127.0.0.1:7070";
   std::string address_file;  // gets the bound address; empty: none
+  // HOST:PORT of the run's page (run_page.h; port 0: any free port); empty:
+  // none. Read-only; loopback unless the run is meant to be public. HTTPS
+  // with `tls`'s certificate and key.
+  std::string http_listen;
+  // Gets the page's address, http://HOST:PORT/; empty: none.
+  std::string http_address_file;
   std::string tokens_file;   // '<worker-id> <token>' lines; empty: no auth
   ServerTlsOptions tls;
   // Stop training after publishing this generation and keep serving (0:

@@ -1,16 +1,12 @@
-// The board page's logic: a 15x15 SVG board with renju coordinates (a-o
-// left to right, 1-15 from the bottom), a game against the served model,
-// and the model's candidates. Every rule question (whose turn, forbidden
-// points, the end of the game) is answered by the server's /api/position;
-// the model's moves come from /api/suggest (inference/http_api.h).
+// The board page's logic: the served board size's SVG board
+// (board_view.js), a game against the served model, and the model's
+// candidates. Every rule question (whose turn, forbidden points, the end of
+// the game and why, a forbidden move's loss included) is answered by the
+// server's /api/position; the model's moves come from /api/suggest
+// (inference/http_api.h).
 'use strict';
 
-const SIZE = 15;
 const CELL = 36;
-const ORIGIN = 48;  // the centre of a1's column and o15's row, in SVG units
-const SVG_NS = 'http://www.w3.org/2000/svg';
-const COLUMNS = 'abcdefghijklmno';
-const STARS = ['d4', 'l4', 'h8', 'd12', 'l12'];
 const FORBIDDEN_LABELS = {
   'double-three': '3-3', 'double-four': '4-4', 'overline': '6+',
 };
@@ -25,15 +21,16 @@ const DECIDED_BY = {
 };
 
 // The page's state. `position` is the server's last /api/position answer
-// for `moves`; `forbiddenEnd` is set when black has just played a forbidden
-// point (the game is then over: RULES.md §4).
+// for `moves`; `view` the board drawn for its size.
 const state = {
   moves: [],
   position: null,
-  forbiddenEnd: null,
   suggestion: null,
   busy: false,
   generation: 0,  // bumped on every change, so stale answers are dropped
+  view: null,
+  analysis: null,  // {key: the game analysed, values: [{ply, value, best}]}
+  records: [],     // the games of the last file opened (/api/records)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -56,92 +53,32 @@ async function api(path, body) {
 }
 
 function rule() { return $('rule').value; }
+// The search budget per move: {visits: n} or {time_ms: n}.
+function budget() {
+  const amount = Math.max(1, parseInt($('visits').value, 10) || 1);
+  return {[$('budget-unit').value]: amount};
+}
 function movesText(moves) { return moves.join(' '); }
-
-// --- Coordinates -----------------------------------------------------------
-
-function pointName(col, row) { return COLUMNS[col] + (row + 1); }
-
-function pointXY(name) {
-  const col = COLUMNS.indexOf(name[0]);
-  const row = parseInt(name.slice(1), 10) - 1;
-  return [ORIGIN + col * CELL, ORIGIN + (SIZE - 1 - row) * CELL];
-}
-
-function svg(tag, attributes, parent) {
-  const element = document.createElementNS(SVG_NS, tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    element.setAttribute(key, value);
-  }
-  if (parent) parent.appendChild(element);
-  return element;
-}
 
 // --- Drawing ---------------------------------------------------------------
 
-// The grid, coordinates and click targets: drawn once.
-function drawGrid(board) {
-  const grid = svg('g', {class: 'grid'}, board);
-  const end = ORIGIN + (SIZE - 1) * CELL;
-  for (let i = 0; i < SIZE; ++i) {
-    const at = ORIGIN + i * CELL;
-    svg('line', {x1: ORIGIN, y1: at, x2: end, y2: at}, grid);
-    svg('line', {x1: at, y1: ORIGIN, x2: at, y2: end}, grid);
-    svg('text', {class: 'coord', x: at, y: end + 32}, board).textContent =
-        COLUMNS[i];
-    svg('text', {class: 'coord', x: ORIGIN - 30, y: end - i * CELL + 5},
-        board).textContent = String(i + 1);
-  }
-  for (const star of STARS) {
-    const [x, y] = pointXY(star);
-    svg('circle', {class: 'star', cx: x, cy: y, r: 3.5}, board);
-  }
-  const hits = svg('g', {id: 'hits'}, board);
-  for (let col = 0; col < SIZE; ++col) {
-    for (let row = 0; row < SIZE; ++row) {
-      const name = pointName(col, row);
-      const [x, y] = pointXY(name);
-      const hit = svg('rect', {
-        class: 'hit', x: x - CELL / 2, y: y - CELL / 2, width: CELL,
-        height: CELL, 'data-point': name,
-      }, hits);
-      hit.addEventListener('click', () => onPointClick(name));
-    }
-  }
-  for (const layer of ['stones', 'marks', 'candidates-layer', 'pv-layer']) {
-    svg('g', {id: layer}, board);
-  }
+const svg = RenjuBoard.svg;
+function pointXY(name) { return state.view.pointXY(name); }
+function clear(layer) { return state.view.clear(layer); }
+
+// The board, drawn again only when the served size changes.
+function ensureBoard(size) {
+  if (state.view && state.view.size === size) return;
+  state.view = RenjuBoard.create($('board'), size, onPointClick);
 }
 
-function clear(id) {
-  const layer = $(id);
-  while (layer.firstChild) layer.removeChild(layer.firstChild);
-  return layer;
-}
-
-function drawStones() {
-  const layer = clear('stones');
-  state.moves.forEach((move, i) => {
-    if (move === 'pass') return;
-    const [x, y] = pointXY(move);
-    const color = i % 2 === 0 ? 'black' : 'white';
-    svg('circle', {
-      class: 'stone ' + color, cx: x, cy: y, r: CELL * 0.45,
-      'data-point': move, 'data-move-number': i + 1,
-    }, layer);
-  });
-  const last = state.moves[state.moves.length - 1];
-  if (last && last !== 'pass') {
-    const [x, y] = pointXY(last);
-    svg('circle', {class: 'last', cx: x, cy: y, r: CELL * 0.15}, layer);
-  }
-}
+function drawStones() { state.view.drawStones(state.moves, false); }
 
 // Black's forbidden points, while black is to move (the server lists them
 // only then).
 function drawForbidden() {
   const layer = clear('marks');
-  if (!state.position || state.forbiddenEnd) return;
+  if (!state.position) return;
   for (const f of state.position.forbidden) {
     const [x, y] = pointXY(f.point);
     const mark = svg('g', {
@@ -236,13 +173,13 @@ const REASON_TEXT = {
 };
 
 function statusText() {
-  if (state.forbiddenEnd) {
-    const f = state.forbiddenEnd;
-    return `White wins: black played ${f.point}, a forbidden point ` +
-        `(${f.kind}).`;
-  }
   const p = state.position;
   if (!p) return '';
+  if (p.forbidden_move) {
+    const f = p.forbidden_move;
+    return `${RESULT_TEXT[p.result]}: black played ${f.point}, a forbidden ` +
+        `point (${f.kind}).`;
+  }
   if (p.result !== 'ongoing') {
     return `${RESULT_TEXT[p.result]}: ` +
         `${REASON_TEXT[p.end_reason] || p.end_reason}.`;
@@ -253,6 +190,7 @@ function statusText() {
 }
 
 function draw() {
+  if (!state.view) return;
   drawStones();
   drawForbidden();
   drawCandidates();
@@ -269,8 +207,7 @@ function showError(message) { $('error').textContent = message || ''; }
 // --- The game --------------------------------------------------------------
 
 function gameOver() {
-  return state.forbiddenEnd !== null ||
-      (state.position && state.position.result !== 'ongoing');
+  return state.position && state.position.result !== 'ongoing';
 }
 
 function modelToMove() {
@@ -289,9 +226,9 @@ async function setMoves(moves) {
     const position = await api('/api/position',
                                {moves: movesText(moves), rule: rule()});
     if (generation !== state.generation) return;
+    ensureBoard(position.size);
     state.moves = position.moves;
     state.position = position;
-    state.forbiddenEnd = null;
   } catch (e) {
     if (generation === state.generation) showError(e.message);
     return;
@@ -307,9 +244,9 @@ async function search(play) {
   state.busy = true;
   draw();
   try {
-    const visits = Math.max(1, parseInt($('visits').value, 10) || 1);
     const s = await api('/api/suggest',
-                        {moves: movesText(state.moves), rule: rule(), visits});
+                        {moves: movesText(state.moves), rule: rule(),
+                         ...budget()});
     if (generation !== state.generation) return;
     state.suggestion = s;
     state.busy = false;
@@ -329,15 +266,8 @@ function modelMove() { return search(true); }
 function onPointClick(name) {
   if (state.busy || gameOver() || modelToMove()) return;
   if (state.moves.includes(name)) return;
-  const forbidden = state.position.forbidden.find((f) => f.point === name);
-  if (forbidden) {
-    // Legal to play, and it loses at once (RULES.md §4): shown, not sent.
-    state.moves = state.moves.concat([name]);
-    state.forbiddenEnd = forbidden;
-    state.suggestion = null;
-    draw();
-    return;
-  }
+  // A forbidden point is legal to play and loses at once (RULES.md §4);
+  // the server says so.
   state.suggestion = null;
   setMoves(state.moves.concat([name]));
 }
@@ -355,9 +285,76 @@ function undo() {
   setMoves(moves);
 }
 
+// --- The value graph -----------------------------------------------------------
+
+// Black's expected score (win 1, draw 0, loss -1) in the position after
+// each move of the game, from one search each at the page's budget; drawn
+// as it comes. A change of the game stops it.
+async function analyseGame() {
+  const moves = state.moves.slice();
+  const key = movesText(moves) + '|' + rule();
+  state.analysis = {key, values: []};
+  const last = gameOver() ? moves.length - 1 : moves.length;
+  for (let ply = 0; ply <= last; ++ply) {
+    if (!state.analysis || state.analysis.key !== key) return;
+    $('analysis-status').textContent = `move ${ply} of ${last}...`;
+    try {
+      const s = await api('/api/suggest',
+                          {moves: movesText(moves.slice(0, ply)),
+                           rule: rule(), ...budget()});
+      const forMover = s.win - s.loss;
+      state.analysis.values.push(
+          {ply, value: s.to_move === 'black' ? forMover : -forMover,
+           best: s.best_move});
+    } catch (e) {
+      showError(e.message);
+      break;
+    }
+    drawValueGraph();
+  }
+  if (state.analysis && state.analysis.key === key) {
+    $('analysis-status').textContent =
+        `${state.analysis.values.length} positions analysed`;
+  }
+}
+
+function drawValueGraph() {
+  const graph = $('value-graph');
+  while (graph.firstChild) graph.removeChild(graph.firstChild);
+  if (!state.analysis) return;
+  const W = 440, H = 160, left = 34, right = 8, top = 8, bottom = 20;
+  const values = state.analysis.values;
+  const n = Math.max(1, ...values.map((v) => v.ply));
+  const X = (ply) => left + ply / n * (W - left - right);
+  const Y = (v) => top + (1 - v) / 2 * (H - top - bottom);
+  for (const [v, label] of [[1, 'black'], [0, 'even'], [-1, 'white']]) {
+    svg('line', {class: v === 0 ? 'axis-mid' : 'axis', x1: left, y1: Y(v),
+                 x2: W - right, y2: Y(v)}, graph);
+    svg('text', {class: 'tick y', x: left - 4, y: Y(v) + 4}, graph)
+        .textContent = label;
+  }
+  svg('polyline', {class: 'value-line', points: values.map(
+      (v) => `${X(v.ply)},${Y(v.value)}`).join(' ')}, graph);
+  for (const v of values) {
+    const dot = svg('circle', {class: 'value-point', cx: X(v.ply),
+                               cy: Y(v.value), r: 3, 'data-ply': v.ply},
+                    graph);
+    svg('title', {}, dot).textContent =
+        `after move ${v.ply}: black ${v.value >= 0 ? '+' : ''}` +
+        `${v.value.toFixed(2)}; best next ${v.best}`;
+  }
+}
+
 // --- Move lists --------------------------------------------------------------
 
+function clearAnalysis() {
+  state.analysis = null;
+  $('analysis-status').textContent = '';
+  drawValueGraph();
+}
+
 function loadText(text) {
+  clearAnalysis();
   state.suggestion = null;
   setMoves(text.trim().split(/[\s,]+/).filter((m) => m.length > 0));
 }
@@ -373,21 +370,46 @@ function save() {
   URL.revokeObjectURL(link.href);
 }
 
-function openFile(event) {
+// A record file (move list, .psq, SGF, .rif, ...), read by the server's
+// parsers (/api/records); a file of several games offers them all.
+async function openFile(event) {
   const file = event.target.files[0];
-  if (!file) return;
-  file.text().then((text) => {
-    $('moves').value = text;
-    loadText(text);
-  });
   event.target.value = '';
+  if (!file) return;
+  showError('');
+  try {
+    const answer = await api('/api/records',
+                             {name: file.name, text: await file.text()});
+    state.records = answer.games;
+    const select = $('record-games');
+    while (select.firstChild) select.removeChild(select.firstChild);
+    answer.games.forEach((game, i) => {
+      const option = document.createElement('option');
+      option.value = String(i);
+      option.textContent = `${file.name}: game ${i + 1} ` +
+          `(${game.moves.split(' ').filter((m) => m).length} moves` +
+          `${game.result ? ', ' + game.result : ''})`;
+      select.appendChild(option);
+    });
+    select.hidden = answer.games.length < 2;
+    loadRecord(0);
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+function loadRecord(i) {
+  const game = state.records[i];
+  if (game.rule) $('rule').value = game.rule;
+  $('moves').value = game.moves;
+  loadText(game.moves);
 }
 
 // --- Start -------------------------------------------------------------------
 
 function start() {
-  drawGrid($('board'));
   $('new-game').addEventListener('click', () => {
+    clearAnalysis();
     state.suggestion = null;
     setMoves([]);
   });
@@ -401,8 +423,13 @@ function start() {
     if (!state.busy && !gameOver()) search(false);
   });
   $('load').addEventListener('click', () => loadText($('moves').value));
+  $('analyse-game').addEventListener('click', () => {
+    if (!state.busy) analyseGame();
+  });
   $('save').addEventListener('click', save);
   $('open-file').addEventListener('change', openFile);
+  $('record-games').addEventListener('change',
+      () => loadRecord(parseInt($('record-games').value, 10)));
   $('human').addEventListener('change', () => setMoves(state.moves));
   $('rule').addEventListener('change', () => {
     state.suggestion = null;

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
 #include "gtest/gtest.h"
+#include "trainer/run_page.h"
 
 namespace renju {
 namespace {
@@ -63,6 +64,27 @@ TEST(LauncherTest, TrainRunsTheGenerationsAndWritesRatingsAndPlots) {
   const nlohmann::json summary = nlohmann::json::parse(
       *ReadFile((run / "final_match" / "summary.json").string()));
   EXPECT_EQ(summary["games"], 4) << summary.dump();
+
+  // The trainer served the run's page, and the page reads this real run
+  // folder: every generation, the losses, the newest rating match's games.
+  EXPECT_NE(output.find("run page: http://127.0.0.1:"), std::string::npos)
+      << output;
+  const nlohmann::json page =
+      nlohmann::json::parse(RunJson(run.string(), nullptr).dump());
+  EXPECT_TRUE(page["problems"].empty()) << page["problems"];
+  ASSERT_EQ(page["generations"].size(), 3u) << page["generations"];
+  EXPECT_EQ(page["generations"][2]["generation"], 2);
+  EXPECT_GT(page["generations"][2]["games_seen"].get<int64_t>(), 0);
+  EXPECT_FALSE(page["losses"].empty());
+  ASSERT_FALSE(page["matches"].empty());
+  const std::string newest = page["matches"][0]["name"];
+  EXPECT_EQ(newest.rfind("gen2-vs-gen", 0), 0u) << newest;
+  absl::StatusOr<nlohmann::ordered_json> match =
+      MatchJson(run.string(), newest);
+  ASSERT_TRUE(match.ok()) << match.status();
+  ASSERT_FALSE((*match)["games"].empty());
+  EXPECT_FALSE((*match)["games"][0]["moves"].empty());
+  EXPECT_NE((*match)["games"][0]["result"], "unknown");
 
   // --resume continues the same run to a further generation.
   ASSERT_EQ(RunShell(absl::StrCat(kRenju, " train --resume ", run.string(),

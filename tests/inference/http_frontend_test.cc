@@ -6,9 +6,15 @@
 
 #include <httplib.h>
 
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -18,6 +24,7 @@
 namespace renju {
 namespace {
 
+namespace fs = std::filesystem;
 using Json = nlohmann::json;
 using testing::InferenceServiceTest;
 
@@ -25,10 +32,16 @@ class HttpFrontendTest : public InferenceServiceTest {
  protected:
   // The gRPC service of the fixture with the HTTP side in front of it.
   void StartHttp(const std::string& token = "") {
+    HttpFrontendOptions options;
+    options.token = token;
+    StartHttp(options);
+  }
+
+  void StartHttp(HttpFrontendOptions options) {
     StartWithModel1();
+    options.listen = "127.0.0.1:0";
     absl::StatusOr<std::unique_ptr<HttpFrontend>> http = HttpFrontend::Start(
-        config_, server_->InProcessChannel(grpc::ChannelArguments()),
-        {"127.0.0.1:0", token});
+        config_, server_->InProcessChannel(grpc::ChannelArguments()), options);
     ASSERT_TRUE(http.ok()) << http.status();
     http_ = *std::move(http);
     client_ = std::make_unique<httplib::Client>("127.0.0.1", http_->port());
@@ -43,8 +56,14 @@ class HttpFrontendTest : public InferenceServiceTest {
   // POSTs `body`; the status and the parsed JSON answer.
   int Post(const std::string& path, const std::string& body, Json& answer,
            const httplib::Headers& headers = {}) {
+    return PostAs(path, body, "application/json", answer, headers);
+  }
+
+  int PostAs(const std::string& path, const std::string& body,
+             const std::string& content_type, Json& answer,
+             const httplib::Headers& headers = {}) {
     httplib::Result result =
-        client_->Post(path.c_str(), headers, body, "application/json");
+        client_->Post(path.c_str(), headers, body, content_type.c_str());
     if (!result) {
       ADD_FAILURE() << path << ": " << httplib::to_string(result.error());
       return -1;
@@ -108,6 +127,32 @@ TEST_F(HttpFrontendTest, PositionListsBlacksForbiddenPoints) {
             200);
   EXPECT_EQ(answer["result"], "black");
   EXPECT_EQ(answer["end_reason"], "five");
+  EXPECT_EQ(answer["size"], 15);
+  EXPECT_FALSE(answer.contains("forbidden_move")) << answer;
+}
+
+// The rules core's verdict on a forbidden move, which the page shows and a
+// saved game that ended so reads back with: white wins.
+TEST_F(HttpFrontendTest, PositionEndsOnAForbiddenMove) {
+  StartHttp();
+  Json answer;
+  ASSERT_EQ(Post("/api/position",
+                 R"({"moves": "g8 a1 h8 o1 i9 a15 i10 o15 i8"})", answer),
+            200)
+      << answer;
+  EXPECT_EQ(answer["ply"], 9);
+  EXPECT_EQ(answer["result"], "white");
+  EXPECT_EQ(answer["end_reason"], "forbidden move");
+  EXPECT_EQ(answer["forbidden_move"],
+            Json::parse(R"({"point": "i8", "kind": "double-three"})"));
+  EXPECT_TRUE(answer["forbidden"].empty()) << answer;
+  // Under freestyle the same point is an ordinary move.
+  ASSERT_EQ(Post("/api/position",
+                 R"({"moves": "g8 a1 h8 o1 i9 a15 i10 o15 i8",
+                     "rule": "freestyle"})",
+                 answer),
+            200);
+  EXPECT_EQ(answer["result"], "ongoing");
 }
 
 TEST_F(HttpFrontendTest, SuggestIsTheServicesSearch) {
@@ -177,8 +222,10 @@ TEST_F(HttpFrontendTest, EveryBadRequestIs400NamingTheField) {
       {"/api/suggest", R"({"rule": "gomoku"})", "rule", "gomoku"},
       {"/api/suggest", R"({"moves": "h8 z3"})", "moves", "'z3'"},
       {"/api/suggest", R"({"moves": "h8 h8"})", "moves", "occupied"},
-      {"/api/position", R"({"moves": "g8 a1 h8 o1 i9 a15 i10 o15 i8"})",
+      {"/api/suggest", R"({"moves": "g8 a1 h8 o1 i9 a15 i10 o15 i8"})",
        "moves", "move 9 (i8) is forbidden for black (double-three)"},
+      {"/api/position", R"({"moves": "g8 a1 h8 o1 i9 a15 i10 o15 i8 a2"})",
+       "moves", "after the end of the game"},
       {"/api/suggest", R"({"moves": "h8 a1 i8 a2 j8 a3 k8 a4 l8"})", "moves",
        "already over"},
       {"/api/suggest", R"({"moves": "h8 a1 i8 a2 j8 a3 k8 a4 l8 a5"})", "moves",
@@ -221,9 +268,134 @@ TEST_F(HttpFrontendTest, TheApiNeedsTheTokenThePageDoesNot) {
   EXPECT_EQ(
       Post("/api/position", body, answer, {{"Authorization", "Bearer wrong"}}),
       401);
+  // Near misses: a prefix, a longer token, one letter off.
+  for (const char* wrong : {"Bearer s3cre", "Bearer s3cret2", "Bearer s3creT",
+                            "s3cret", ""}) {
+    EXPECT_EQ(Post("/api/position", body, answer, {{"Authorization", wrong}}),
+              401)
+        << wrong;
+  }
   EXPECT_EQ(
       Post("/api/suggest", body, answer, {{"Authorization", "Bearer s3cret"}}),
       200)
+      << answer;
+}
+
+// Any web page may POST text/plain or a form to any address without asking
+// (no CORS preflight); JSON it cannot send that way.
+TEST_F(HttpFrontendTest, ThePostsMustSayTheyAreJson) {
+  StartHttp();
+  const std::string body = R"({"moves": "h8"})";
+  for (const char* type : {"text/plain", "application/x-www-form-urlencoded",
+                           "multipart/form-data; boundary=x", ""}) {
+    Json answer;
+    EXPECT_EQ(PostAs("/api/position", body, type, answer), 415) << type;
+    EXPECT_NE(answer["error"].get<std::string>().find(
+                  "Content-Type: application/json"),
+              std::string::npos)
+        << answer;
+    EXPECT_EQ(PostAs("/api/suggest", body, type, answer), 415) << type;
+  }
+  Json answer;
+  EXPECT_EQ(PostAs("/api/position", body, "Application/JSON; charset=utf-8",
+                   answer),
+            200)
+      << answer;
+}
+
+// HTTPS with the gRPC side's certificate and key (a self-signed pair for
+// this test only, made with openssl(1)).
+TEST_F(HttpFrontendTest, HttpsWithACertificateAndKey) {
+  const fs::path tls = fs::temp_directory_path() /
+                       ("renju_https_" + std::to_string(::getpid()));
+  fs::create_directories(tls);
+  const std::string cert = (tls / "cert.pem").string();
+  const std::string key = (tls / "key.pem").string();
+  const std::string command =
+      "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost "
+      "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " + key +
+      " -out " + cert + " >/dev/null 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  HttpFrontendOptions options;
+  options.tls_cert_chain = cert;
+  options.tls_private_key = key;
+  StartHttp(options);
+
+  httplib::SSLClient secure("127.0.0.1", http_->port());
+  secure.set_ca_cert_path(cert.c_str());
+  secure.enable_server_certificate_verification(true);
+  httplib::Result page = secure.Get("/");
+  ASSERT_TRUE(page) << httplib::to_string(page.error());
+  EXPECT_EQ(page->status, 200);
+  httplib::Result position = secure.Post(
+      "/api/position", R"({"moves": "h8"})", "application/json");
+  ASSERT_TRUE(position);
+  EXPECT_EQ(position->status, 200) << position->body;
+  // Plain HTTP gets no page from it.
+  httplib::Result plain = client_->Get("/");
+  EXPECT_TRUE(!plain || plain->status != 200);
+
+  // A key that is not the certificate's, or a missing file: a clear error.
+  options.listen = "127.0.0.1:0";
+  options.tls_private_key = (tls / "nope.pem").string();
+  absl::StatusOr<std::unique_ptr<HttpFrontend>> bad = HttpFrontend::Start(
+      config_, server_->InProcessChannel(grpc::ChannelArguments()), options);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("nope.pem"), std::string::npos)
+      << bad.status();
+  options.tls_private_key = "";
+  bad = HttpFrontend::Start(
+      config_, server_->InProcessChannel(grpc::ChannelArguments()), options);
+  EXPECT_TRUE(absl::IsInvalidArgument(bad.status())) << bad.status();
+  fs::remove_all(tls);
+}
+
+// A visits budget with no time of its own ends by the server's time limit
+// (the call's deadline), not by the visits.
+TEST_F(HttpFrontendTest, ASuggestionEndsByTheServersTimeLimit) {
+  config_.mutable_server()->set_max_visits(100000000);
+  config_.mutable_server()->set_max_time_ms(100);
+  StartHttp();
+  const auto start = std::chrono::steady_clock::now();
+  Json answer;
+  ASSERT_EQ(
+      Post("/api/suggest", R"({"moves": "h8 h9", "visits": 100000000})", answer),
+      200)
+      << answer;
+  const double seconds = std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - start)
+                             .count();
+  EXPECT_LT(answer["visits"].get<int64_t>(), 100000000);
+  EXPECT_LT(seconds, 0.1 + kSuggestDeadlineSlack.count() + 2) << answer;
+}
+
+// Stop cancels a long search in flight instead of waiting for it.
+TEST_F(HttpFrontendTest, StopCancelsTheSearchesInFlight) {
+  config_.mutable_server()->set_max_visits(100000000);
+  config_.mutable_server()->set_max_time_ms(600000);
+  StartHttp();
+  int status = 0;
+  Json answer;
+  std::thread request([&] {
+    status = Post("/api/suggest", R"({"moves": "h8", "visits": 100000000})",
+                  answer);
+  });
+  const auto start = std::chrono::steady_clock::now();
+  while (http_->suggestions_in_flight() == 0 &&
+         std::chrono::steady_clock::now() - start < std::chrono::seconds(30)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(http_->suggestions_in_flight(), 1u);
+  const auto stop = std::chrono::steady_clock::now();
+  http_->Stop();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - stop)
+          .count();
+  request.join();
+  EXPECT_LT(seconds, 10);
+  EXPECT_EQ(status, 503) << answer;
+  EXPECT_NE(answer["error"].get<std::string>().find("shutting down"),
+            std::string::npos)
       << answer;
 }
 

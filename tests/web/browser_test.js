@@ -1,10 +1,13 @@
-// The board page in a real headless Chromium (Debian's) against a real
-// `renju serve --http`, driven by puppeteer-core: plays moves by clicking
-// and waits for the model's answers on the board, loads a position with a
-// known double-three and finds the point marked, plays it and sees the game
-// end, and saves a screenshot.
+// The board page and the run page in a real headless Chromium (Debian's)
+// against one real `renju serve --http --run-dir`, driven by
+// puppeteer-core. The board: plays moves by clicking and waits for the
+// model's answers on the board, loads a position with a known double-three
+// and finds the point marked, plays it and sees the game end, reloads that
+// saved game. The run page, on a prepared run folder: the generations
+// table, the Elo plot with its anchor, the losses, a match game replayed on
+// the board. Saves a screenshot of each page.
 //
-//   node browser_test.js RENJU_BINARY CHROMIUM OUTPUT_DIR
+//   node browser_test.js RENJU_BINARY CHROMIUM RUN_DIR OUTPUT_DIR
 //
 // Run by browser_test.sh (ctest: browser_test), which installs
 // puppeteer-core. Exits 0 when every check passed; otherwise prints the
@@ -12,11 +15,12 @@
 'use strict';
 
 const {spawn} = require('child_process');
+const fs = require('fs');
 const path = require('path');
 const readline = require('readline');
 const puppeteer = require('puppeteer-core');
 
-const [binary, chromium, outputDir] = process.argv.slice(2);
+const [binary, chromium, runDir, outputDir] = process.argv.slice(2);
 const TOKEN = 'browser-test-token';
 const WAIT_MS = 40000;  // for one model answer on a busy 2-core machine
 // Black to move; i8 is a double three (g8-h8-i8 and i8-i9-i10), the
@@ -33,7 +37,7 @@ function check(condition, what) {
 function startServer() {
   const server = spawn(binary, [
     'serve', '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0',
-    '--token', TOKEN,
+    '--token', TOKEN, '--run-dir', runDir,
   ], {stdio: ['ignore', 'pipe', 'inherit']});
   return new Promise((resolve, reject) => {
     server.on('error', reject);
@@ -81,8 +85,9 @@ async function run(page, url) {
   await page.goto(url + '#token=' + TOKEN);
   check(/^Black to move/.test(await waitForStatus(page, /^Black to move/)),
       'the page loads with black to move');
-  check(await page.$$eval('rect.hit', (r) => r.length) === 225,
-      'the board has 15x15 points');
+  check(await page.$$eval('rect.hit', (r) => r.length) === 225 &&
+      await page.$eval('#board', (e) => e.dataset.size) === '15',
+      'the board has the served 15x15 points');
   await page.$eval('#visits', (e) => { e.value = '16'; });
 
   await playAndWaitForModel(page, 'h8');
@@ -98,6 +103,19 @@ async function run(page, url) {
   check((await page.$eval('#moves', (e) => e.value)).split(' ').length === 4,
       'the move list holds the four moves');
 
+  // Time per move instead of visits.
+  await page.select('#budget-unit', 'time_ms');
+  await page.$eval('#visits', (e) => { e.value = '300'; });
+  await page.click('#analyse');
+  await page.waitForFunction(
+      () => /Best for black/.test(
+          document.getElementById('model-summary').textContent),
+      {timeout: WAIT_MS});
+  await waitForStatus(page, /^Black to move/);
+  check(true, 'the model answers with a time budget');
+  await page.select('#budget-unit', 'visits');
+  await page.$eval('#visits', (e) => { e.value = '16'; });
+
   // A bad move list is refused with the server's reason.
   await page.$eval('#moves', (e) => { e.value = 'h8 h8'; });
   await page.click('#load');
@@ -106,12 +124,19 @@ async function run(page, url) {
       {timeout: WAIT_MS});
   check(true, 'a bad move list is refused, naming the occupied point');
 
-  await page.$eval('#moves', (e, moves) => { e.value = moves; },
-      DOUBLE_THREE);
-  await page.click('#load');
+  // The double-three position from a Piskvork .psq file, read by the
+  // server's parser (rows counted from the top there).
+  const psq = path.join(outputDir, 'double-three.psq');
+  fs.writeFileSync(psq, 'Piskvorky 15x15, 11:11, 0\n' +
+      DOUBLE_THREE.split(' ').map((p) =>
+        `${'abcdefghijklmno'.indexOf(p[0]) + 1},${16 - parseInt(p.slice(1))}`)
+          .join('\n') + '\n-1\n');
+  await (await page.$('#open-file')).uploadFile(psq);
   await page.waitForSelector(
       'g.forbidden[data-point="i8"][data-kind="double-three"]',
       {timeout: WAIT_MS});
+  check(await page.$eval('#moves', (e) => e.value) === DOUBLE_THREE,
+      'a .psq file opens as its moves');
   check(true, 'i8 is marked as a double-three');
   check(await stoneCount(page, 'black') === 4, 'the loaded position is shown');
 
@@ -119,20 +144,87 @@ async function run(page, url) {
   await page.waitForSelector('g.candidate', {timeout: WAIT_MS});
   await waitForStatus(page, /^Black to move/);
   check(true, 'the model\'s candidates are on the board');
+  // The value graph: a search of each position of the game, 0 to 8 moves.
+  await page.click('#analyse-game');
+  await page.waitForFunction(
+      () => document.querySelectorAll('#value-graph circle.value-point')
+          .length === 9, {timeout: 5 * WAIT_MS});
+  await waitForStatus(page, /^Black to move/);
+  check(true, 'the game is analysed move by move into the value graph');
+  await page.evaluate(() => window.scrollTo(0, 0));
   const screenshot = path.join(outputDir, 'board.png');
-  await page.screenshot({path: screenshot});
+  await page.screenshot({path: screenshot, fullPage: true});
   console.log('screenshot: ' + screenshot);
 
   await page.click('rect.hit[data-point="i8"]');
-  check(/^White wins: black played i8, a forbidden point \(double-three\)/
-      .test(await statusText(page)), 'playing the forbidden point loses');
+  const lost = /^White wins: black played i8, a forbidden point \(double-three\)/;
+  check(lost.test(await waitForStatus(page, /^White wins/)),
+      'playing the forbidden point loses (the server\'s verdict)');
+
+  // The game as Save writes it reads back through Open file, ended the same
+  // way.
+  const saved = path.join(outputDir, 'forbidden-end.txt');
+  fs.writeFileSync(saved, (await page.$eval('#moves', (e) => e.value)) + '\n');
+  await page.click('#new-game');
+  await waitForStatus(page, /^Black to move \(move 1\)/);
+  await (await page.$('#open-file')).uploadFile(saved);
+  check(lost.test(await waitForStatus(page, /^White wins/)),
+      'the saved game that ended on a forbidden move reloads');
+  check(await stoneCount(page, 'black') === 5, 'with its five black stones');
+  check(await page.$eval('#error', (e) => e.textContent) === '',
+      'and no error');
   await page.click('#undo');
   await waitForStatus(page, /^Black to move/);
   check(!(await occupied(page)).includes('i8'), 'undo takes it back');
 }
 
+// The run page on the prepared folder (tests/web/run_folder: a real run's
+// ratings with the anchor "tactical", losses, and the rating match
+// gen3-vs-gen2 beside older matches).
+async function checkRunPage(page, url) {
+  const ratings = JSON.parse(
+      fs.readFileSync(path.join(runDir, 'ratings.json'), 'utf8'));
+  const rated = ratings.ratings.map((r) => String(r.generation));
+  await page.goto(url + 'run.html#token=' + TOKEN);
+  await page.waitForFunction(
+      () => document.querySelectorAll('#generations tbody tr').length > 0,
+      {timeout: WAIT_MS});
+  const generations = await page.$$eval('#generations tbody tr',
+      (rows) => rows.map((r) => r.cells[0].textContent));
+  check(generations.join(',') === rated.join(','),
+      'the generations table lists the rated generations ' + generations);
+  check(await page.$$eval('#elo-plot .series.elo circle', (c) => c.length) ===
+      rated.length, 'the Elo plot has a point per generation');
+  check(await page.$$eval('#elo-plot .error-bar', (c) => c.length) ===
+      rated.length, 'with its interval');
+  check((await page.$eval('#elo-plot', (e) => e.textContent)).includes(
+      'tactical'), 'and the anchor\'s line');
+  check(await page.$$eval('#loss-plot polyline', (p) => p.length) === 2,
+      'the loss plot has policy and value lines');
+  check(await page.$eval('#match', (e) => e.value) === 'gen3-vs-gen2',
+      'the newest rating match is chosen');
+  await page.waitForSelector('#games button.game', {timeout: WAIT_MS});
+  await page.click('#games li:nth-child(2) button.game');
+  await page.click('#last');
+  const moves = await page.$$eval('#board circle.stone', (s) => s.length);
+  check(moves > 0 && /move (\d+) of \1\./.test(
+      await page.$eval('#game-info', (e) => e.textContent)),
+      'a match game replays to its last move (' + moves + ' stones)');
+  await page.click('#back');
+  check(await page.$$eval('#board circle.stone', (s) => s.length) ===
+      moves - 1, 'and steps back');
+  await page.click('#last');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const screenshot = path.join(outputDir, 'run.png');
+  await page.screenshot({path: screenshot, fullPage: true});
+  console.log('screenshot: ' + screenshot);
+}
+
 async function main() {
   const {server, url} = await startServer();
+  // However node ends (an unhandled rejection included), the server goes
+  // too: left running, it would hold ctest's output pipe open.
+  process.on('exit', () => server.kill('SIGTERM'));
   let browser = null;
   let failed = false;
   try {
@@ -147,6 +239,7 @@ async function main() {
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await run(page, url);
+    await checkRunPage(page, url);
     check(errors.length === 0, 'no script errors on the page ' +
         JSON.stringify(errors));
   } catch (e) {

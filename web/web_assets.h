@@ -1,8 +1,9 @@
-// The board page's files (web/ in the source tree), compiled into the
-// binary so that `renju serve --http` needs nothing installed beside it.
+// The pages' files (web/ in the source tree: the board page and the run
+// page), compiled into the binary so that `renju serve --http` and
+// `renju trainer --http` need nothing installed beside it.
 // The definitions are generated at build time by embed_web_assets.cmake.
-#ifndef RENJU_INFERENCE_WEB_ASSETS_H_
-#define RENJU_INFERENCE_WEB_ASSETS_H_
+#ifndef RENJU_WEB_WEB_ASSETS_H_
+#define RENJU_WEB_WEB_ASSETS_H_
 
 #include <cstddef>
 
@@ -20,4 +21,4 @@ extern const size_t kNumWebAssets;
 
 }  // namespace renju
 
-#endif  // RENJU_INFERENCE_WEB_ASSETS_H_
+#endif  // RENJU_WEB_WEB_ASSETS_H_
