@@ -62,7 +62,8 @@ run_stage() {
 configure() {
   # -O1 keeps the sanitized search and network fast enough for the suite's
   # time bounds; -g1 gives reports file:line without full debug info's
-  # compile cost. Test bodies are -O0 (tests/CMakeLists.txt). lld links a
+  # compile cost. Test bodies are -O0 (tests/CMakeLists.txt), and so is the
+  # code the tests run cold (CMakeLists.txt). lld links a
   # sanitized LibTorch binary in a sixth of the CPU time GNU ld takes.
   cmake -S "$ROOT" -B "$1" -DCMAKE_CXX_COMPILER="$CXX_COMPILER" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
