@@ -31,11 +31,39 @@ fi
 
 elapsed() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 
+# The TSan build beside the ASan tests, and the stage running now, stopped
+# when this script ends, also by a TERM or INT (the traps turn those into
+# an exit). Both run in process groups of their own (setsid), so that
+# whatever they started (compilers, test processes) stops with them.
+tsan_build=""
+stage_pid=""
+stop_background() {
+  [[ -z "$tsan_build" ]] || kill -- -"$tsan_build" 2>/dev/null || true
+  [[ -z "$stage_pid" ]] || kill -- -"$stage_pid" 2>/dev/null || true
+}
+trap stop_background EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
+# run_stage CMD...: runs CMD in its own process group and waits for it.
+# Waiting with `wait` rather than running CMD in the foreground lets a
+# signal end the script at once: bash holds traps back until a foreground
+# command ends.
+run_stage() {
+  setsid "$@" &
+  stage_pid=$!
+  local status=0
+  wait "$stage_pid" || status=$?
+  stage_pid=""
+  return "$status"
+}
+
 # configure <build dir> <sanitizers>
 configure() {
   # -O1 keeps the sanitized search and network fast enough for the suite's
   # time bounds; -g1 gives reports file:line without full debug info's
-  # compile cost. Test bodies are -O0 (tests/CMakeLists.txt). lld links a
+  # compile cost. Test bodies are -O0 (tests/CMakeLists.txt), and so is the
+  # code the tests run cold (CMakeLists.txt). lld links a
   # sanitized LibTorch binary in a sixth of the CPU time GNU ld takes.
   cmake -S "$ROOT" -B "$1" -DCMAKE_CXX_COMPILER="$CXX_COMPILER" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
@@ -48,15 +76,15 @@ build() {
   local dir="$1" sanitize="$2" start=$SECONDS
   shift 2
   configure "$dir" "$sanitize"
-  cmake --build "$dir" -j "$jobs" ${@:+--target "$@"}
+  run_stage cmake --build "$dir" -j "$jobs" ${@:+--target "$@"}
   echo "sanitizers: $sanitize build took $(elapsed $((SECONDS - start)))"
 }
 
 # run_tests <build dir> <sanitizers> <ctest regex>
 run_tests() {
   local dir="$1" sanitize="$2" tests="$3" start=$SECONDS
-  (cd "$dir" && ctest --output-on-failure -j "$jobs" ${tests:+-R "$tests"} \
-    "${ctest_args[@]}")
+  run_stage ctest --test-dir "$dir" --output-on-failure -j "$jobs" \
+    ${tests:+-R "$tests"} "${ctest_args[@]}"
   echo "sanitizers: $sanitize tests took $(elapsed $((SECONDS - start)))"
 }
 
@@ -92,8 +120,7 @@ case "$stage" in
     mkdir -p "$tsan_dir"
     setsid nice -n 19 "${BASH_SOURCE[0]}" tsan-build >"$tsan_dir/build.log" 2>&1 &
     tsan_build=$!
-    # A failing ASan test ends the script: stop the build with it.
-    trap 'kill -- -"$tsan_build" 2>/dev/null || true' EXIT
+    # A failing ASan test ends the script, and the EXIT trap the build.
     run_tests "$asan_dir" address,undefined ""
     start=$SECONDS
     if ! wait "$tsan_build"; then
@@ -101,7 +128,7 @@ case "$stage" in
       echo "sanitizers: the thread build failed ($tsan_dir/build.log)" >&2
       exit 1
     fi
-    trap - EXIT
+    tsan_build=""
     tail -n 1 "$tsan_dir/build.log"
     echo "sanitizers: waited $(elapsed $((SECONDS - start))) for it after" \
          "the address,undefined tests"

@@ -31,14 +31,34 @@ while (($#)); do
   shift
 done
 
-# What runs beside the tests, stopped when this script ends.
+# What runs beside the tests, and the stage running now, stopped when this
+# script ends, also by a TERM or INT (the traps below turn those into an
+# exit). The builds and stages run in process groups of their own (setsid),
+# so that whatever they started stops with them.
 load_pids=()
 fuzz_build=""
+stage_pid=""
 stop_background() {
   ((${#load_pids[@]} == 0)) || kill "${load_pids[@]}" 2>/dev/null || true
   [[ -z "$fuzz_build" ]] || kill -- -"$fuzz_build" 2>/dev/null || true
+  [[ -z "$stage_pid" ]] || kill -- -"$stage_pid" 2>/dev/null || true
 }
 trap stop_background EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
+# run_stage CMD...: runs CMD in its own process group and waits for it.
+# Waiting with `wait` rather than running CMD in the foreground lets a
+# signal end the script at once: bash holds traps back until a foreground
+# command ends.
+run_stage() {
+  setsid "$@" &
+  stage_pid=$!
+  local status=0
+  wait "$stage_pid" || status=$?
+  stage_pid=""
+  return "$status"
+}
 
 if [[ "$under_load" == 1 ]]; then
   for ((i = 0; i < $(nproc); ++i)); do
@@ -50,7 +70,7 @@ fi
 
 if [[ "$release" == 1 ]]; then
   source "$ROOT/tools/setup.sh"
-  (cd "$RENJU_BUILD" && ctest --output-on-failure -j "$(nproc)" "$@")
+  run_stage ctest --test-dir "$RENJU_BUILD" --output-on-failure -j "$(nproc)" "$@"
   echo "run_tests: release tests passed in $((SECONDS - start)) s"
   exit 0
 fi
@@ -64,7 +84,7 @@ mkdir -p "$ROOT/build-fuzz"
 setsid nice -n 19 "$ROOT/tools/run_fuzz.sh" --build-only \
   >"$ROOT/build-fuzz/build.log" 2>&1 &
 fuzz_build=$!
-"$ROOT/tools/run_sanitizer_tests.sh" all "$@"
+run_stage "$ROOT/tools/run_sanitizer_tests.sh" all "$@"
 if ! wait "$fuzz_build"; then
   tail -n 50 "$ROOT/build-fuzz/build.log"
   echo "run_tests: the fuzz build failed (build-fuzz/build.log)" >&2
@@ -72,5 +92,5 @@ if ! wait "$fuzz_build"; then
 fi
 fuzz_build=""
 tail -n 1 "$ROOT/build-fuzz/build.log"
-"$ROOT/tools/run_fuzz.sh" --seconds 5 --seed 1
+run_stage "$ROOT/tools/run_fuzz.sh" --seconds 5 --seed 1
 echo "run_tests: everything passed in $((SECONDS - start)) s"

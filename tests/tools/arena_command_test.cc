@@ -1,5 +1,6 @@
 // `renju arena` with the tactical brain as a player, and rating a player
-// against the anchors of a config (--anchors-from).
+// against the anchors of a config (--anchors-from). The first case runs the
+// binary; the rest call the commands in-process (run_command.h says why).
 #include <unistd.h>
 
 #include <filesystem>
@@ -13,7 +14,11 @@ namespace renju {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::RunCommand;
 using testing::RunRenju;
+using testing::Stderr;
+
+const char kE2eConfig[] = RENJU_SOURCE_DIR "/tests/data/e2e.textproto";
 
 class ArenaCommandTest : public ::testing::Test {
  protected:
@@ -61,10 +66,10 @@ TEST_F(ArenaCommandTest, RatesAPlayerOnTheAnchorsScale) {
     }
   )pb");
   const testing::CommandResult r =
-      RunRenju("arena --config " RENJU_SOURCE_DIR
-               "/tests/data/e2e.textproto "
-               "--a tactical --anchors-from " +
-               anchors + " --out " + (dir_ / "out").string() + " 2>&1");
+      RunCommand(commands::Arena,
+                 {"--config", kE2eConfig, "--a", "tactical", "--anchors-from",
+                  anchors, "--out", (dir_ / "out").string()},
+                 Stderr::kCaptured);
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("vs tactical (elo +100): games 4/4 | A "),
             std::string::npos)
@@ -83,10 +88,12 @@ TEST_F(ArenaCommandTest, RatesAPlayerOnTheAnchorsScale) {
 
 TEST_F(ArenaCommandTest, AnchorsFromErrors) {
   const std::string none = Config("none.textproto", "name: \"none\"\n");
-  const std::string config =
-      "arena --config " RENJU_SOURCE_DIR "/tests/data/e2e.textproto ";
-  testing::CommandResult r =
-      RunRenju(config + "--a tactical --anchors-from " + none + " 2>&1");
+  const auto arena = [](const commands::Argv& args) {
+    commands::Argv all = {"--config", kE2eConfig};
+    all.insert(all.end(), args.begin(), args.end());
+    return RunCommand(commands::Arena, all, Stderr::kCaptured);
+  };
+  testing::CommandResult r = arena({"--a", "tactical", "--anchors-from", none});
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("none.textproto has no arena.anchors"),
             std::string::npos)
@@ -101,15 +108,14 @@ TEST_F(ArenaCommandTest, AnchorsFromErrors) {
       }
     }
   )pb");
-  r = RunRenju(config + "--a tactical --anchors-from " + missing + " 2>&1");
+  r = arena({"--a", "tactical", "--anchors-from", missing});
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("arena.anchors[0].model.path: no checkpoint file "
                        "'no/such.model'"),
             std::string::npos)
       << r.out;
 
-  r = RunRenju(config + "--a tactical --b random --anchors-from " + missing +
-               " 2>&1");
+  r = arena({"--a", "tactical", "--b", "random", "--anchors-from", missing});
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_NE(r.out.find("give --a and either --b or --anchors-from"),
             std::string::npos)
@@ -127,13 +133,15 @@ class ArenaOpeningRuleTest
 TEST_P(ArenaOpeningRuleTest, PlaysTheRuleAndItsGamesReplay) {
   const std::string rule = GetParam();
   const fs::path out = dir_ / rule;
-  const testing::CommandResult r = RunRenju(
-      "arena --config " RENJU_SOURCE_DIR "/configs/tiny.textproto "
-      "--a model:" RENJU_SOURCE_DIR "/tests/data/tiny-gen3.model "
-      "--b model:" RENJU_SOURCE_DIR "/tests/data/tiny-gen3.model "
-      "--opening-rule " + rule +
-      " --games 2 --concurrent 2 --visits 4 --opening-visits 2 "
-      "--max-plies 40 --seed 3 --out " + out.string() + " 2>&1");
+  const char kModel[] = "model:" RENJU_SOURCE_DIR "/tests/data/tiny-gen3.model";
+  const testing::CommandResult r = RunCommand(
+      commands::Arena,
+      {"--config", RENJU_SOURCE_DIR "/configs/tiny.textproto",
+       "--a", kModel, "--b", kModel, "--opening-rule", rule,
+       "--games", "2", "--concurrent", "2", "--visits", "4",
+       "--opening-visits", "2", "--max-plies", "40", "--seed", "3",
+       "--out", out.string()},
+      Stderr::kCaptured);
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("opening rule " + rule + ": A swapped "),
             std::string::npos)
@@ -141,7 +149,8 @@ TEST_P(ArenaOpeningRuleTest, PlaysTheRuleAndItsGamesReplay) {
   testing::CommandResult replay;
   for (const char* name : {"game-00000.game", "game-00001.game"}) {
     const testing::CommandResult one =
-        RunRenju("replay --jsonl " + (out / name).string() + " 2>&1");
+        RunCommand(commands::Replay, {"--jsonl", (out / name).string()},
+                   Stderr::kCaptured);
     ASSERT_EQ(one.exit_code, 0) << one.out;
     EXPECT_NE(one.out.find("\"illegal_openings\":0"), std::string::npos)
         << one.out;
@@ -172,10 +181,12 @@ INSTANTIATE_TEST_SUITE_P(EveryRule, ArenaOpeningRuleTest,
                          });
 
 TEST_F(ArenaCommandTest, EnginesTakeTheRuleDefaultsInTheOpening) {
-  const testing::CommandResult r = RunRenju(
-      "arena --config " RENJU_SOURCE_DIR
-      "/tests/data/e2e.textproto --a tactical --b random --opening-rule "
-      "taraguchi10 --games 2 --out " + (dir_ / "t").string() + " 2>&1");
+  const testing::CommandResult r =
+      RunCommand(commands::Arena,
+                 {"--config", kE2eConfig, "--a", "tactical", "--b", "random",
+                  "--opening-rule", "taraguchi10", "--games", "2", "--out",
+                  (dir_ / "t").string()},
+                 Stderr::kCaptured);
   ASSERT_EQ(r.exit_code, 0) << r.out;
   // Players without opening judgement never swap.
   EXPECT_NE(r.out.find("opening rule taraguchi10: A swapped 0 of 4 times, B "
@@ -183,7 +194,8 @@ TEST_F(ArenaCommandTest, EnginesTakeTheRuleDefaultsInTheOpening) {
             std::string::npos)
       << r.out;
   const testing::CommandResult replay =
-      RunRenju("replay " + (dir_ / "t" / "game-00001.game").string() + " 2>&1");
+      RunCommand(commands::Replay, {(dir_ / "t" / "game-00001.game").string()},
+                 Stderr::kCaptured);
   EXPECT_EQ(replay.exit_code, 0) << replay.out;
   EXPECT_NE(replay.out.find("opening taraguchi10: Place(h8) KeepColours"),
             std::string::npos)
@@ -191,10 +203,11 @@ TEST_F(ArenaCommandTest, EnginesTakeTheRuleDefaultsInTheOpening) {
   EXPECT_EQ(replay.out.find("illegal opening"), std::string::npos)
       << replay.out;
 
-  const testing::CommandResult bad = RunRenju(
-      "arena --config " RENJU_SOURCE_DIR
-      "/tests/data/e2e.textproto --a tactical --b random --opening-rule "
-      "speedy --out '' 2>&1");
+  const testing::CommandResult bad =
+      RunCommand(commands::Arena,
+                 {"--config", kE2eConfig, "--a", "tactical", "--b", "random",
+                  "--opening-rule", "speedy", "--out", ""},
+                 Stderr::kCaptured);
   EXPECT_EQ(bad.exit_code, 1) << bad.out;
   EXPECT_NE(bad.out.find("arena: --opening-rule: unknown opening rule "
                          "'speedy'"),

@@ -1,5 +1,6 @@
 // `renju forbidden --jsonl` against every labelled public position
-// (../shared/data/renju-forbidden-public.jsonl): points and kinds exact.
+// (../shared/data/renju-forbidden-public.jsonl): points and kinds exact,
+// through the binary; its errors in-process (run_command.h says why).
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -13,8 +14,10 @@
 namespace renju {
 namespace {
 
+using testing::RunCommand;
 using testing::RunRenju;
 using testing::SharedData;
+using testing::Stderr;
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -53,16 +56,15 @@ TEST(ForbiddenCommandTest, LabelsEveryPublicPositionExactly) {
 }
 
 TEST(ForbiddenCommandTest, BadLinesGetErrorsAndProcessingContinues) {
-  const testing::CommandResult result = RunRenju(
-      "forbidden --jsonl <<'EOF'\n"
-      "not json\n"
-      "{\"moves\":[\"h8\",\"z99\"]}\n"
-      "{\"moves\":[\"h8\",\"h8\"]}\n"
-      "[1,2]\n"
-      "{\"black\":[\"h9\",\"g8\",\"i8\",\"h7\"],\"white\":[]}\n"
-      "{\"moves\":\"h8\"}\n"
-      "{}\n"
-      "EOF");
+  const testing::CommandResult result =
+      RunCommand(commands::Forbidden, {"--jsonl"}, Stderr::kShown,
+                 "not json\n"
+                 "{\"moves\":[\"h8\",\"z99\"]}\n"
+                 "{\"moves\":[\"h8\",\"h8\"]}\n"
+                 "[1,2]\n"
+                 "{\"black\":[\"h9\",\"g8\",\"i8\",\"h7\"],\"white\":[]}\n"
+                 "{\"moves\":\"h8\"}\n"
+                 "{}\n");
   ASSERT_EQ(result.exit_code, 0);
   const std::vector<std::string> lines = Lines(result.out);
   ASSERT_EQ(lines.size(), 7u);
@@ -76,8 +78,11 @@ TEST(ForbiddenCommandTest, BadLinesGetErrorsAndProcessingContinues) {
 }
 
 TEST(ForbiddenCommandTest, RequiresJsonlFlag) {
-  EXPECT_EQ(RunRenju("forbidden < /dev/null 2>/dev/null").exit_code, 2);
-  EXPECT_EQ(RunRenju("forbidden --bogus 2>/dev/null").exit_code, 2);
+  EXPECT_EQ(RunCommand(commands::Forbidden, {}, Stderr::kCaptured).exit_code,
+            2);
+  EXPECT_EQ(
+      RunCommand(commands::Forbidden, {"--bogus"}, Stderr::kCaptured).exit_code,
+      2);
 }
 
 }  // namespace

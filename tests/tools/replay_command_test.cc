@@ -1,6 +1,7 @@
 // `renju replay`: every game of ../shared/data/renju-games.jsonl, the JSON
-// Lines interface key by key, each record format through the binary, and
-// the errors for bad files and flags.
+// Lines interface key by key, each record format, and the errors for bad
+// files and flags. The first case runs the binary; the rest call the
+// command in-process (run_command.h says why).
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -15,8 +16,10 @@
 namespace renju {
 namespace {
 
+using testing::RunCommand;
 using testing::RunRenju;
 using testing::SharedData;
+using testing::Stderr;
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -109,7 +112,8 @@ constexpr char kMoveLists[] =
 
 TEST(ReplayCommandTest, JsonlReportsEachGameAndTheSummary) {
   const std::string path = WriteTemp("games.txt", kMoveLists);
-  const testing::CommandResult result = RunRenju("replay --jsonl " + path);
+  const testing::CommandResult result =
+      RunCommand(commands::Replay, {"--jsonl", path});
   ASSERT_EQ(result.exit_code, 0);
   const std::vector<std::string> lines = Lines(result.out);
   ASSERT_EQ(lines.size(), 7u) << result.out;
@@ -144,7 +148,7 @@ TEST(ReplayCommandTest, JsonlReportsEachGameAndTheSummary) {
 
 TEST(ReplayCommandTest, TextReportsForPeople) {
   const std::string path = WriteTemp("games_text.txt", kMoveLists);
-  const testing::CommandResult result = RunRenju("replay " + path);
+  const testing::CommandResult result = RunCommand(commands::Replay, {path});
   ASSERT_EQ(result.exit_code, 0);
   const std::vector<std::string> lines = Lines(result.out);
   ASSERT_GE(lines.size(), 6u);
@@ -167,37 +171,39 @@ constexpr char kPsq[] =
     "7,7,640\n10,8,702\n6,6,455\n8,10,1210\n5,5,312\npbrain-A.exe\n"
     "pbrain-B.exe\n0\n";
 
-nlohmann::json FirstGame(const std::string& args) {
-  const testing::CommandResult result = RunRenju("replay --jsonl " + args);
+nlohmann::json FirstGame(commands::Argv args) {
+  args.insert(args.begin(), "--jsonl");
+  const testing::CommandResult result = RunCommand(commands::Replay, args);
   EXPECT_EQ(result.exit_code, 0) << result.out;
   const std::vector<std::string> lines = Lines(result.out);
   return lines.size() < 2 ? nlohmann::json() : nlohmann::json::parse(lines[0]);
 }
 
 TEST(ReplayCommandTest, ReadsEveryFormatByExtensionOrContent) {
-  nlohmann::json game = FirstGame(WriteTemp("game.psq", kPsq));
+  nlohmann::json game = FirstGame({WriteTemp("game.psq", kPsq)});
   EXPECT_EQ(game["moves"].dump(),
             R"(["h8","i8","i7","j6","g9","j8","f10","h6","e11"])");
   EXPECT_EQ(game["result"], "black");
   EXPECT_TRUE(game["recorded_result"].is_null());
-  EXPECT_EQ(FirstGame(WriteTemp("psq_no_extension", kPsq))["result"], "black");
+  EXPECT_EQ(FirstGame({WriteTemp("psq_no_extension", kPsq)})["result"],
+            "black");
 
   const std::string sgf = "(;GM[4]SZ[15]RE[W+];B[hh];W[ig];B[gi];W[ii])";
-  game = FirstGame(WriteTemp("game.sgf", sgf));
+  game = FirstGame({WriteTemp("game.sgf", sgf)});
   EXPECT_EQ(game["moves"].dump(), R"(["h8","i9","g7","i7"])");
   EXPECT_EQ(game["recorded_result"], "white");
-  EXPECT_EQ(FirstGame(WriteTemp("sgf_no_extension", sgf))["moves"],
+  EXPECT_EQ(FirstGame({WriteTemp("sgf_no_extension", sgf)})["moves"],
             game["moves"]);
 
-  game = FirstGame(SampleRif());
+  game = FirstGame({SampleRif()});
   EXPECT_EQ(game["result"], "black");
   EXPECT_EQ(game["recorded_result"], "black");
 
   const std::string jsonl =
       R"({"moves":["h8","i9"],"result":"unknown","rule":"renju"})";
-  game = FirstGame(WriteTemp("game.jsonl", jsonl));
+  game = FirstGame({WriteTemp("game.jsonl", jsonl)});
   EXPECT_EQ(game["moves"].dump(), R"(["h8","i9"])");
-  EXPECT_EQ(FirstGame(WriteTemp("jsonl_no_extension", jsonl))["moves"],
+  EXPECT_EQ(FirstGame({WriteTemp("jsonl_no_extension", jsonl)})["moves"],
             game["moves"]);
 }
 
@@ -213,12 +219,12 @@ constexpr int kPlayedOnNoFivePly = 22;
 
 TEST(ReplayCommandTest, SaysWhereAGameThatPlayedOnWasAlreadyDrawn) {
   const std::string path = WriteTemp("played_on.jsonl", kPlayedOn);
-  const nlohmann::json game = FirstGame(path);
+  const nlohmann::json game = FirstGame({path});
   EXPECT_EQ(game["result"], "draw");
   EXPECT_TRUE(game["illegal"].is_null());
   EXPECT_EQ(game["no_five_ply"], kPlayedOnNoFivePly);
 
-  const testing::CommandResult text = RunRenju("replay " + path);
+  const testing::CommandResult text = RunCommand(commands::Replay, {path});
   ASSERT_EQ(text.exit_code, 0);
   EXPECT_NE(text.out.find(absl::StrCat(
                 "  result: draw by no five possible; recorded: draw\n"
@@ -227,7 +233,8 @@ TEST(ReplayCommandTest, SaysWhereAGameThatPlayedOnWasAlreadyDrawn) {
                 " (no five possible); the record plays on to move 25\n")),
             std::string::npos)
       << text.out;
-  const testing::CommandResult jsonl = RunRenju("replay --jsonl " + path);
+  const testing::CommandResult jsonl =
+      RunCommand(commands::Replay, {"--jsonl", path});
   const std::vector<std::string> lines = Lines(jsonl.out);
   ASSERT_EQ(lines.size(), 2u);
   const nlohmann::json summary = nlohmann::json::parse(lines[1])["summary"];
@@ -239,38 +246,39 @@ TEST(ReplayCommandTest, RuleComesFromTheRecordUnlessOverridden) {
   // A black overline: forgiven and flagged under renju, a win in freestyle.
   const std::string overline =
       WriteTemp("overline.txt", "f8 a1 g8 a3 i8 a5 j8 a7 k8 a9 h8\n");
-  EXPECT_EQ(FirstGame(overline)["result"], "ongoing");
-  EXPECT_EQ(FirstGame("--rule freestyle " + overline)["result"], "black");
-  EXPECT_EQ(FirstGame("--rule standard " + overline)["result"], "ongoing");
+  EXPECT_EQ(FirstGame({overline})["result"], "ongoing");
+  EXPECT_EQ(FirstGame({"--rule", "freestyle", overline})["result"], "black");
+  EXPECT_EQ(FirstGame({"--rule", "standard", overline})["result"], "ongoing");
   const std::string sgf = WriteTemp(
       "overline.sgf",
       "(;GM[4]RU[freestyle];B[fh];W[ao];B[gh];W[am];B[ih];W[ak];B[jh];W[ai];"
       "B[kh];W[ag];B[hh])");
-  EXPECT_EQ(FirstGame(sgf)["result"], "black");
-  EXPECT_EQ(FirstGame("--rule renju " + sgf)["result"], "ongoing");
+  EXPECT_EQ(FirstGame({sgf})["result"], "black");
+  EXPECT_EQ(FirstGame({"--rule", "renju", sgf})["result"], "ongoing");
 
   // Renju is 15 x 15 only: a 20 x 20 psq needs a rule.
   const std::string psq20 =
       WriteTemp("big.psq", "Piskvorky 20x20, 0:0, 0\n1,1\n20,20\n0\n");
-  const testing::CommandResult result = RunRenju("replay " + psq20 + " 2>&1");
+  const testing::CommandResult result =
+      RunCommand(commands::Replay, {psq20}, Stderr::kCaptured);
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out, "error: " + psq20 +
                             ": line 1: game 1: renju is played on 15 x 15 "
                             "only, not 20 x 20 (pass --rule)\n");
-  EXPECT_EQ(FirstGame("--rule freestyle " + psq20)["moves"].dump(),
+  EXPECT_EQ(FirstGame({"--rule", "freestyle", psq20})["moves"].dump(),
             R"(["a20","t1"])");
 }
 
 TEST(ReplayCommandTest, BadFilesAndFlagsNameTheProblem) {
-  const auto run = [](const std::string& args) {
-    return RunRenju("replay " + args + " 2>&1");
+  const auto run = [](const commands::Argv& args) {
+    return RunCommand(commands::Replay, args, Stderr::kCaptured);
   };
-  testing::CommandResult result = run("/nonexistent/games.psq");
+  testing::CommandResult result = run({"/nonexistent/games.psq"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out, "error: cannot read /nonexistent/games.psq\n");
 
   const std::string moves = WriteTemp("bad_moves.txt", "h8 h9\nh8 x\n");
-  result = run(moves);
+  result = run({moves});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out, "error: " + moves +
                             ": line 2: move 2: bad move 'x': expected a "
@@ -279,7 +287,7 @@ TEST(ReplayCommandTest, BadFilesAndFlagsNameTheProblem) {
 
   const std::string jsonl =
       WriteTemp("bad.jsonl", "{\"moves\":[\"h8\"]}\n{\"moves\":[\"h8\",7]}\n");
-  result = run(jsonl);
+  result = run({jsonl});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out, "error: " + jsonl +
                             ": line 2: \"moves\" entry 2 is not a string: 7\n");
@@ -304,22 +312,22 @@ TEST(ReplayCommandTest, BadFilesAndFlagsNameTheProblem) {
   };
   for (const auto& [line, error] : jsonl_errors) {
     const std::string path = WriteTemp("error.jsonl", line + "\n");
-    result = run(path);
+    result = run({path});
     EXPECT_EQ(result.exit_code, 1) << line;
     EXPECT_EQ(result.out, "error: " + path + ": " + error + "\n") << line;
   }
 
   const std::string sgf = WriteTemp("bad.sgf", "(;GM[4]\n;B[hh];W[zz])");
-  result = run(sgf);
+  result = run({sgf});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out,
             "error: " + sgf +
                 ": line 2: SGF: move 2: bad point W[zz]: expected two letters "
                 "a..o (column, then row from the top) on the 15x15 board\n");
 
-  EXPECT_EQ(run("").exit_code, 2);
-  EXPECT_EQ(run("--rule go " + moves).exit_code, 2);
-  EXPECT_EQ(run("a b").exit_code, 2);
+  EXPECT_EQ(run({}).exit_code, 2);
+  EXPECT_EQ(run({"--rule", "go", moves}).exit_code, 2);
+  EXPECT_EQ(run({"a", "b"}).exit_code, 2);
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
 // The real `renju serve` process on port 0, asked by `renju suggest` (table
 // and JSON), by `renju selfplay --evaluator` and over HTTP (--http); and the
 // Gomocup search brain, which must not block a five on a forbidden point.
+// The servers are real processes; of their clients one `renju suggest` runs
+// as a process, the rest call the commands in-process (run_command.h says
+// why).
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,6 +26,9 @@
 
 namespace renju {
 namespace {
+
+using testing::RunCommand;
+using testing::Stderr;
 
 // `renju serve ARGS` with stdout on a pipe; the address it prints.
 class ServeProcess {
@@ -122,9 +128,10 @@ TEST_F(ServeCommandTest, SuggestAndSelfplayTalkToTheRealServer) {
             std::string::npos)
       << table.out;
 
-  testing::CommandResult json = testing::RunRenju(
-      "suggest --json --server " + server.address() +
-      " --moves 'g8 a1 h8 o1 i9 a15 i10 o15' --visits 16 --candidates 200");
+  testing::CommandResult json =
+      RunCommand(commands::Suggest, {"--json", "--server", server.address(),
+                                     "--moves", "g8 a1 h8 o1 i9 a15 i10 o15",
+                                     "--visits", "16", "--candidates", "200"});
   ASSERT_EQ(json.exit_code, 0) << json.out;
   const nlohmann::json answer = nlohmann::json::parse(json.out);
   EXPECT_EQ(answer["visits"], 16);
@@ -134,18 +141,21 @@ TEST_F(ServeCommandTest, SuggestAndSelfplayTalkToTheRealServer) {
   for (const auto& c : answer["candidates"]) EXPECT_NE(c["move"], "i8");
 
   // A bad request is reported, and the server stays up.
-  testing::CommandResult bad = testing::RunRenju(
-      "suggest --server " + server.address() + " --moves 'h8 h8' 2>&1");
+  testing::CommandResult bad = RunCommand(
+      commands::Suggest, {"--server", server.address(), "--moves", "h8 h8"},
+      Stderr::kCaptured);
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.out.find("occupied"), std::string::npos) << bad.out;
 
   // Self-play through the server's network.
   const std::string games = (dir_ / "games").string();
-  testing::CommandResult selfplay = testing::RunRenju(
-      "selfplay --config " + config_path_ + " --evaluator " + server.address() +
-      " --games 2 --out " + games + " 2>&1");
+  testing::CommandResult selfplay =
+      RunCommand(commands::Selfplay,
+                 {"--config", config_path_, "--evaluator", server.address(),
+                  "--games", "2", "--out", games},
+                 Stderr::kCaptured);
   EXPECT_EQ(selfplay.exit_code, 0) << selfplay.out;
-  testing::CommandResult stats = testing::RunRenju("selfplay-stats " + games);
+  testing::CommandResult stats = RunCommand(commands::SelfplayStats, {games});
   EXPECT_NE(stats.out.find("games: 2"), std::string::npos) << stats.out;
   EXPECT_NE(stats.out.find("model generations: 3:2"), std::string::npos)
       << stats.out;
@@ -161,14 +171,20 @@ TEST_F(ServeCommandTest, SuggestAnswersTaraguchiSwapAndFifthOffer) {
                        std::string(RENJU_SOURCE_DIR) + "/models/pilot24.model",
                        "--listen", "127.0.0.1:0"});
   ASSERT_FALSE(server.address().empty()) << "the server did not start";
-  const std::string suggest =
-      "suggest --server " + server.address() +
-      " --opening-rule taraguchi10 --visits 16 --actions ";
+  // `renju suggest` for an action list, with `json` or not.
+  const auto suggest = [&](const std::string& actions, bool json = false,
+                           Stderr stderr_to = Stderr::kShown) {
+    commands::Argv args = {"--server", server.address(),
+                           "--opening-rule", "taraguchi10",
+                           "--visits", "16", "--actions", actions};
+    if (json) args.push_back("--json");
+    return RunCommand(commands::Suggest, args, stderr_to);
+  };
 
   // Move 3 placed: tentative white (the second player) swaps or keeps.
   const std::string swap_actions =
-      "'Place(h8) KeepColours Place(h9) KeepColours Place(j10)'";
-  testing::CommandResult table = testing::RunRenju(suggest + swap_actions);
+      "Place(h8) KeepColours Place(h9) KeepColours Place(j10)";
+  testing::CommandResult table = suggest(swap_actions);
   ASSERT_EQ(table.exit_code, 0) << table.out;
   EXPECT_NE(table.out.find("opening: Taraguchi-10 expects white (the second "
                            "player) to swap colours or keep them"),
@@ -176,8 +192,7 @@ TEST_F(ServeCommandTest, SuggestAnswersTaraguchiSwapAndFifthOffer) {
       << table.out;
   EXPECT_NE(table.out.find("the side to decide scores "), std::string::npos)
       << table.out;
-  testing::CommandResult json =
-      testing::RunRenju(suggest + swap_actions + " --json");
+  testing::CommandResult json = suggest(swap_actions, /*json=*/true);
   ASSERT_EQ(json.exit_code, 0) << json.out;
   nlohmann::json answer = nlohmann::json::parse(json.out);
   EXPECT_EQ(answer["player"], "second");
@@ -194,10 +209,9 @@ TEST_F(ServeCommandTest, SuggestAnswersTaraguchiSwapAndFifthOffer) {
 
   // Move 4 placed far from black's stones: black (the second player, after
   // the swap) offers ten 5th moves and expects the worst of them for black.
-  json = testing::RunRenju(
-      suggest +
-      "'Place(h8) KeepColours Place(g9) KeepColours Place(j9) Swap "
-      "Place(e5)' --json");
+  json = suggest(
+      "Place(h8) KeepColours Place(g9) KeepColours Place(j9) Swap Place(e5)",
+      /*json=*/true);
   ASSERT_EQ(json.exit_code, 0) << json.out;
   answer = nlohmann::json::parse(json.out);
   EXPECT_EQ(answer["player"], "second");
@@ -216,17 +230,16 @@ TEST_F(ServeCommandTest, SuggestAnswersTaraguchiSwapAndFifthOffer) {
   EXPECT_LE(answer["visits"], 11 * 16);
   // The offer is legal: the rule accepts it, and a choice after it.
   const std::string offer = answer["action"];
-  testing::CommandResult choose = testing::RunRenju(
-      suggest +
-      "'Place(h8) KeepColours Place(g9) KeepColours Place(j9) Swap "
-      "Place(e5) " + offer + "'");
+  testing::CommandResult choose = suggest(
+      "Place(h8) KeepColours Place(g9) KeepColours Place(j9) Swap Place(e5) " +
+      offer);
   ASSERT_EQ(choose.exit_code, 0) << choose.out;
   EXPECT_NE(choose.out.find("action: ChooseFifth("), std::string::npos)
       << choose.out;
 
   // An illegal action: named, with what the rule expected.
-  testing::CommandResult bad = testing::RunRenju(
-      suggest + "'Place(h8) Place(h9)' 2>&1");
+  testing::CommandResult bad =
+      suggest("Place(h8) Place(h9)", /*json=*/false, Stderr::kCaptured);
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.out.find("opening action 2 of 2 (Place(h9))"),
             std::string::npos)
@@ -273,17 +286,18 @@ TEST_F(ServeCommandTest, HttpServesThePageAndRefusesBadInput) {
   EXPECT_EQ(answer["model_generation"], 3);
 
   // The gRPC side answers on its own port as before, with the token.
-  testing::CommandResult grpc = testing::RunRenju(
-      "suggest --server " + server.address() +
-      " --token t0ken --moves h8 --visits 8");
+  testing::CommandResult grpc = RunCommand(
+      commands::Suggest, {"--server", server.address(), "--token", "t0ken",
+                          "--moves", "h8", "--visits", "8"});
   EXPECT_EQ(grpc.exit_code, 0) << grpc.out;
   EXPECT_EQ(server.Stop(), 0);
 }
 
 TEST_F(ServeCommandTest, ServeTakesAModelOrATrainerNotBoth) {
-  testing::CommandResult both = testing::RunRenju(
-      "serve --config " + config_path_ + " --model " + model_ +
-      " --trainer 127.0.0.1:1 2>&1");
+  testing::CommandResult both = RunCommand(
+      commands::Serve,
+      {"--config", config_path_, "--model", model_, "--trainer", "127.0.0.1:1"},
+      Stderr::kCaptured);
   EXPECT_EQ(both.exit_code, 1);
   EXPECT_NE(both.out.find("not both"), std::string::npos) << both.out;
 }
@@ -296,9 +310,9 @@ TEST_F(ServeCommandTest, ServeWithoutAModelServesTheDefaultModel) {
   absl::StatusOr<Checkpoint> shipped = ReadCheckpoint(
       std::string(RENJU_BINARY_DIR) + "/share/renju/default.model");
   ASSERT_TRUE(shipped.ok()) << shipped.status();
-  testing::CommandResult suggest = testing::RunRenju(
-      "suggest --json --server " + server.address() +
-      " --moves h8 --visits 16");
+  testing::CommandResult suggest =
+      RunCommand(commands::Suggest, {"--json", "--server", server.address(),
+                                     "--moves", "h8", "--visits", "16"});
   ASSERT_EQ(suggest.exit_code, 0) << suggest.out;
   const nlohmann::json answer = nlohmann::json::parse(suggest.out);
   EXPECT_EQ(answer["model_generation"], shipped->info.generation);

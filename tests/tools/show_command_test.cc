@@ -1,4 +1,5 @@
-// `renju show`: what people see for a position.
+// `renju show`: what people see for a position. The first case runs the
+// binary; the rest call the command in-process (run_command.h says why).
 #include <string>
 
 #include "gtest/gtest.h"
@@ -7,7 +8,9 @@
 namespace renju {
 namespace {
 
+using testing::RunCommand;
 using testing::RunRenju;
+using testing::Stderr;
 
 bool Contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -29,14 +32,15 @@ TEST(ShowCommandTest, ShowsBoardOpeningAndForbiddenPoints) {
 }
 
 TEST(ShowCommandTest, ReportsFiveAndTheWinner) {
-  const auto r = RunRenju(
-      "show --moves 'h8 a1 i8 a2 j8 a3 k8 a4 l8'");
+  const auto r =
+      RunCommand(commands::Show, {"--moves", "h8 a1 i8 a2 j8 a3 k8 a4 l8"});
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_TRUE(Contains(r.out, "result: black by five")) << r.out;
 }
 
 TEST(ShowCommandTest, ForbiddenMoveLosesForBlack) {
-  const auto r = RunRenju("show --moves 'h9 a1 g8 a2 i8 a3 h7 a4 h8'");
+  const auto r =
+      RunCommand(commands::Show, {"--moves", "h9 a1 g8 a2 i8 a3 h7 a4 h8"});
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_TRUE(Contains(r.out, "result: white by forbidden move")) << r.out;
   EXPECT_TRUE(Contains(r.out, "forbidden move played: 9. h8 (double-three)"))
@@ -44,7 +48,8 @@ TEST(ShowCommandTest, ForbiddenMoveLosesForBlack) {
 }
 
 TEST(ShowCommandTest, ListsForbiddenPointsWithKindsAndLines) {
-  const auto r = RunRenju("show --moves 'h9 a1 g8 a2 i8 a3 h7 a4'");
+  const auto r =
+      RunCommand(commands::Show, {"--moves", "h9 a1 g8 a2 i8 a3 h7 a4"});
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_TRUE(Contains(r.out, "h8 double-three (horizontal, vertical)"))
       << r.out;
@@ -53,26 +58,29 @@ TEST(ShowCommandTest, ListsForbiddenPointsWithKindsAndLines) {
 }
 
 TEST(ShowCommandTest, GomokuVariantsOnOtherSizes) {
-  const auto r = RunRenju("show --rule freestyle --size 20 --moves 't20 a1'");
+  const auto r = RunCommand(commands::Show, {"--rule", "freestyle", "--size",
+                                             "20", "--moves", "t20 a1"});
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_TRUE(Contains(r.out, "rule: freestyle, 20x20")) << r.out;
   EXPECT_FALSE(Contains(r.out, "forbidden points")) << r.out;
 }
 
 TEST(ShowCommandTest, BadInputNamesTheProblem) {
-  auto r = RunRenju("show --moves 'h8 h8' 2>&1");
+  auto r = RunCommand(commands::Show, {"--moves", "h8 h8"}, Stderr::kCaptured);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(Contains(r.out, "move 2 (h8) is on an occupied point")) << r.out;
-  r = RunRenju("show --moves 'h8 q3' 2>&1");
+  r = RunCommand(commands::Show, {"--moves", "h8 q3"}, Stderr::kCaptured);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(Contains(r.out, "move 2: bad point 'q3'")) << r.out;
-  r = RunRenju("show --rule gomoku 2>&1");
+  r = RunCommand(commands::Show, {"--rule", "gomoku"}, Stderr::kCaptured);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(Contains(r.out, "unknown rule 'gomoku'")) << r.out;
-  r = RunRenju("show --rule renju --size 19 2>&1");
+  r = RunCommand(commands::Show, {"--rule", "renju", "--size", "19"},
+                 Stderr::kCaptured);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(Contains(r.out, "15 x 15 only")) << r.out;
-  r = RunRenju("show --moves 'h8 a1 i8 a2 j8 a3 k8 a4 l8 b1' 2>&1");
+  r = RunCommand(commands::Show, {"--moves", "h8 a1 i8 a2 j8 a3 k8 a4 l8 b1"},
+                 Stderr::kCaptured);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(Contains(r.out, "after the end of the game")) << r.out;
 }

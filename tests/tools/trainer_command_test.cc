@@ -1,5 +1,6 @@
 // `renju trainer` refuses a worker-token file it cannot trust before it
-// creates anything.
+// creates anything. The first case runs the binary; the second calls the
+// command in-process (run_command.h says why).
 #include <unistd.h>
 
 #include <filesystem>
@@ -13,7 +14,9 @@ namespace renju {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::RunCommand;
 using testing::RunRenju;
+using testing::Stderr;
 
 class TrainerCommandTest : public ::testing::Test {
  protected:
@@ -25,21 +28,31 @@ class TrainerCommandTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // Runs the trainer with `tokens` as its token file; returns its output.
-  testing::CommandResult RunWithTokens(const std::string& tokens) {
+  // Runs the trainer with `tokens` as its token file, as a process or
+  // in-process; returns its output.
+  testing::CommandResult RunWithTokens(const std::string& tokens,
+                                       bool process = false) {
     const fs::path file = dir_ / "tokens.txt";
     std::ofstream(file) << tokens;
-    return RunRenju("trainer --config " RENJU_SOURCE_DIR
-                    "/tests/data/e2e.textproto --run-dir " +
-                    (dir_ / "run").string() + " --listen 127.0.0.1:0 --tokens " +
-                    file.string() + " 2>&1");
+    const char config[] = RENJU_SOURCE_DIR "/tests/data/e2e.textproto";
+    if (process) {
+      return RunRenju(std::string("trainer --config ") + config +
+                      " --run-dir " + (dir_ / "run").string() +
+                      " --listen 127.0.0.1:0 --tokens " + file.string() +
+                      " 2>&1");
+    }
+    return RunCommand(commands::Trainer,
+                      {"--config", config, "--run-dir", (dir_ / "run").string(),
+                       "--listen", "127.0.0.1:0", "--tokens", file.string()},
+                      Stderr::kCaptured);
   }
 
   fs::path dir_;
 };
 
 TEST_F(TrainerCommandTest, TokenFileWithoutTokensIsAnError) {
-  const testing::CommandResult r = RunWithTokens("# workers\n\n");
+  const testing::CommandResult r =
+      RunWithTokens("# workers\n\n", /*process=*/true);
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("tokens.txt: no '<worker-id> <token>' lines"),
             std::string::npos)
