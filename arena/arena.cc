@@ -172,6 +172,14 @@ absl::StatusOr<ArenaGame> PlayRuleGame(const ArenaOptions& options,
     }
     if (action->kind == OpeningActionKind::kSwap) ++swaps.swaps;
   }
+  for (int p = 0; p < 2; ++p) {
+    const std::string fallback = sides[p]->OpeningFallback();
+    if (fallback.empty()) continue;
+    ++((p == 0) == a_first ? game.swaps_a : game.swaps_b).fallback_games;
+    RENJU_LOG(INFO) << "arena: " << players[p]->name() << " took the "
+                    << OpeningRuleName(*options.opening_rule)
+                    << " defaults in " << record.uid() << ": " << fallback;
+  }
   SetOpening(*state, options.board_size, record);
   for (Move m : state->game().moves()) {
     record.add_plies()->set_move(MoveIndex(m, options.board_size));
@@ -335,6 +343,7 @@ void Match::CountGame(const ArenaGame& game) {
                                  std::pair{&game.swaps_b, &summary_.swaps_b}}) {
     to->options += from->options;
     to->swaps += from->swaps;
+    to->fallback_games += from->fallback_games;
   }
   if (game.fault != EngineFault::kNone) {
     auto& faults = game.fault_by_a ? summary_.faults_a : summary_.faults_b;

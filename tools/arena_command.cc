@@ -384,8 +384,10 @@ int Arena(const Argv& argv) {
                  "rule (rif, yamaguchi, tarannikov, taraguchi<N>, swap1, "
                  "swap3, swap2; RULES.md §6) instead of --openings: game 2p "
                  "has A as the first player, and each player takes its own "
-                 "opening actions (engines, tactical and random: the "
-                 "rule's defaults)");
+                 "opening actions (tactical and random: the rule's "
+                 "defaults; engines too, except under swap2, where they "
+                 "answer Gomocup's SWAP2BOARD, or take the defaults when "
+                 "they do not know it, as the report says)");
   args.AddInt("opening-visits", 0, 1, 1000000,
               "model visits per candidate an opening decision values "
               "(default arena.search.opening_candidate_visits)");
