@@ -155,22 +155,22 @@ absl::StatusOr<ArenaGame> PlayRuleGame(const ArenaOptions& options,
     sides[p] = std::move(*side);
   }
   const bool a_first = game.index % 2 == 0;
-  while (!state->done()) {
-    if (stop != nullptr && stop->load()) return absl::CancelledError("stopped");
-    const Player p = state->to_act();
-    const int i = static_cast<int>(p);
+  auto decide = [&](const OpeningState& s) -> absl::StatusOr<OpeningAction> {
+    const Player p = s.to_act();
     SwapCount& swaps =
         (p == Player::kFirst) == a_first ? game.swaps_a : game.swaps_b;
-    if (state->Allows(OpeningActionKind::kSwap)) ++swaps.options;
-    absl::StatusOr<OpeningAction> action = sides[i]->Opening(*state, stop);
-    if (!action.ok()) return action.status();
-    if (stop != nullptr && stop->load()) return absl::CancelledError("stopped");
-    if (absl::Status s = state->Apply(*action); !s.ok()) {
-      return absl::InternalError(absl::StrCat(
-          "player ", players[i]->name(), " chose an opening action the game ",
-          record.uid(), " cannot take: ", s.message()));
-    }
+    absl::StatusOr<OpeningAction> action =
+        sides[static_cast<int>(p)]->Opening(s, stop);
+    if (!action.ok()) return action;
+    if (s.Allows(OpeningActionKind::kSwap)) ++swaps.options;
     if (action->kind == OpeningActionKind::kSwap) ++swaps.swaps;
+    return action;
+  };
+  if (absl::Status s = PlayOpening(*state, decide, stop); !s.ok()) {
+    if (!absl::IsInternal(s)) return s;
+    return absl::InternalError(absl::StrCat(
+        "game ", record.uid(), " (first ", first.name(), ", second ",
+        second.name(), "): ", s.message()));
   }
   for (int p = 0; p < 2; ++p) {
     const std::string fallback = sides[p]->OpeningFallback();

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "base/logging.h"
 #include "base/random.h"
 #include "gomocup/gomocup_protocol.h"
@@ -300,6 +301,17 @@ absl::StatusOr<std::unique_ptr<GamePlayer>> EnginePlayer::NewGame(
   client->Quit();
   return std::make_unique<EngineGame>(*this, std::move(client), fault,
                                       std::string(started.message()));
+}
+
+absl::StatusOr<std::unique_ptr<EnginePlayer>> MakeEnginePlayer(
+    std::string name, absl::string_view command_line,
+    GomocupClientOptions options) {
+  options.argv = absl::StrSplit(command_line, ' ', absl::SkipWhitespace());
+  if (options.argv.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("engine '", name, "' has no command line"));
+  }
+  return std::make_unique<EnginePlayer>(std::move(name), std::move(options));
 }
 
 }  // namespace renju

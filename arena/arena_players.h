@@ -174,6 +174,13 @@ class EnginePlayer : public ArenaPlayer {
   int64_t launches_ ABSL_GUARDED_BY(mutex_) = 0;
 };
 
+// An EnginePlayer named `name` running `command_line` (the program and its
+// arguments split on blanks; no shell) under `options`' limits (their argv
+// is replaced). InvalidArgument for an empty command line.
+absl::StatusOr<std::unique_ptr<EnginePlayer>> MakeEnginePlayer(
+    std::string name, absl::string_view command_line,
+    GomocupClientOptions options);
+
 }  // namespace renju
 
 #endif  // RENJU_ARENA_ARENA_PLAYERS_H_
