@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "config/config.h"
 #include "config/evaluator_config.h"
 #include "nn/checkpoint.h"
@@ -55,17 +54,17 @@ absl::StatusOr<std::unique_ptr<ArenaPlayer>> MakeModelAnchor(
                                        ToSearchParams(search));
 }
 
-std::unique_ptr<ArenaPlayer> MakeEngineAnchor(const pb::AnchorPlayer& anchor) {
+absl::StatusOr<std::unique_ptr<EnginePlayer>> MakeEngineAnchor(
+    const pb::AnchorPlayer& anchor) {
   const pb::EngineAnchor& engine = anchor.engine();
   GomocupClientOptions options;
-  options.argv = absl::StrSplit(engine.command(), ' ', absl::SkipWhitespace());
   options.working_dir = engine.working_dir();
   options.turn_time_ms = engine.turn_time_ms();
   options.match_time_ms = engine.match_time_ms();
   options.max_memory_bytes = engine.max_memory_bytes();
   options.startup_ms = engine.startup_ms();
   options.discard_stderr = true;
-  return std::make_unique<EnginePlayer>(anchor.name(), std::move(options));
+  return MakeEnginePlayer(anchor.name(), engine.command(), std::move(options));
 }
 
 }  // namespace

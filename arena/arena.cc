@@ -155,22 +155,30 @@ absl::StatusOr<ArenaGame> PlayRuleGame(const ArenaOptions& options,
     sides[p] = std::move(*side);
   }
   const bool a_first = game.index % 2 == 0;
-  while (!state->done()) {
-    if (stop != nullptr && stop->load()) return absl::CancelledError("stopped");
-    const Player p = state->to_act();
-    const int i = static_cast<int>(p);
+  auto decide = [&](const OpeningState& s) -> absl::StatusOr<OpeningAction> {
+    const Player p = s.to_act();
     SwapCount& swaps =
         (p == Player::kFirst) == a_first ? game.swaps_a : game.swaps_b;
-    if (state->Allows(OpeningActionKind::kSwap)) ++swaps.options;
-    absl::StatusOr<OpeningAction> action = sides[i]->Opening(*state, stop);
-    if (!action.ok()) return action.status();
-    if (stop != nullptr && stop->load()) return absl::CancelledError("stopped");
-    if (absl::Status s = state->Apply(*action); !s.ok()) {
-      return absl::InternalError(absl::StrCat(
-          "player ", players[i]->name(), " chose an opening action the game ",
-          record.uid(), " cannot take: ", s.message()));
-    }
+    absl::StatusOr<OpeningAction> action =
+        sides[static_cast<int>(p)]->Opening(s, stop);
+    if (!action.ok()) return action;
+    if (s.Allows(OpeningActionKind::kSwap)) ++swaps.options;
     if (action->kind == OpeningActionKind::kSwap) ++swaps.swaps;
+    return action;
+  };
+  if (absl::Status s = PlayOpening(*state, decide, stop); !s.ok()) {
+    if (!absl::IsInternal(s)) return s;
+    return absl::InternalError(absl::StrCat(
+        "game ", record.uid(), " (first ", first.name(), ", second ",
+        second.name(), "): ", s.message()));
+  }
+  for (int p = 0; p < 2; ++p) {
+    const std::string fallback = sides[p]->OpeningFallback();
+    if (fallback.empty()) continue;
+    ++((p == 0) == a_first ? game.swaps_a : game.swaps_b).fallback_games;
+    RENJU_LOG(INFO) << "arena: " << players[p]->name() << " took the "
+                    << OpeningRuleName(*options.opening_rule)
+                    << " defaults in " << record.uid() << ": " << fallback;
   }
   SetOpening(*state, options.board_size, record);
   for (Move m : state->game().moves()) {
@@ -335,6 +343,7 @@ void Match::CountGame(const ArenaGame& game) {
                                  std::pair{&game.swaps_b, &summary_.swaps_b}}) {
     to->options += from->options;
     to->swaps += from->swaps;
+    to->fallback_games += from->fallback_games;
   }
   if (game.fault != EngineFault::kNone) {
     auto& faults = game.fault_by_a ? summary_.faults_a : summary_.faults_b;

@@ -11,11 +11,12 @@
 // Under an opening rule (ArenaOptions::opening_rule) games start from the
 // empty board instead: game 2p has player A as the first player (tentative
 // black, RULES.md §6), game 2p + 1 player B, and each player takes its own
-// opening actions (GamePlayer::Opening: model players by search, engines
-// and the tactical and random players by DefaultOpeningAction, since the
-// Gomocup protocol has no renju opening actions; swap2's SWAP2BOARD is not
-// used). The colours are those the opening ends with; engines then play
-// from the position the opening left. Records keep the rule and actions.
+// opening actions (GamePlayer::Opening: model players by search; the
+// tactical and random players by DefaultOpeningAction, and engines too,
+// since the Gomocup protocol has no renju opening actions, except under
+// swap2, which engines play through SWAP2BOARD, gomocup/swap2.h). The
+// colours are those the opening ends with; engines then play from the
+// position the opening left. Records keep the rule and actions.
 //
 // `concurrent_games` threads each play one game at a time, so that many
 // searches share each model's batched evaluator. Games are adjudicated by

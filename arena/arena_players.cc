@@ -1,11 +1,14 @@
 #include "arena/arena_players.h"
 
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "base/logging.h"
 #include "base/random.h"
 #include "gomocup/gomocup_protocol.h"
+#include "gomocup/swap2.h"
 #include "search/search.h"
 #include "search/search_result.h"
 #include "search/stoppers.h"
@@ -167,10 +170,50 @@ class EnginePlayer::EngineGame : public GamePlayer {
     }
   }
 
+  absl::StatusOr<OpeningAction> Opening(
+      const OpeningState& state, const std::atomic<bool>* stop) override {
+    if (!pending_.empty()) {
+      OpeningAction action = std::move(pending_.front());
+      pending_.erase(pending_.begin());
+      return action;
+    }
+    if (state.rule().kind != OpeningRuleKind::kSwap2 ||
+        fault_ != EngineFault::kNone || !fallback_.empty()) {
+      return GamePlayer::Opening(state, stop);
+    }
+    absl::StatusOr<Swap2Turn> turn = client_->Swap2Board(state);
+    if (turn.ok()) {
+      pending_.assign(turn->actions.begin() + 1, turn->actions.end());
+      if (turn->move.has_value()) next_move_ = Move::At(*turn->move);
+      return turn->actions.front();
+    }
+    switch (client_->fault()) {
+      case EngineFault::kNone:
+        return turn.status();
+      case EngineFault::kRefused:
+        fallback_ = std::string(turn.status().message());
+        break;
+      default:
+        fault_ = client_->fault();
+        fault_message_ = std::string(turn.status().message());
+        break;
+    }
+    return GamePlayer::Opening(state, stop);
+  }
+
+  std::string OpeningFallback() const override { return fallback_; }
+
   absl::StatusOr<PlayerMove> Play(const Game& game,
                                   const std::atomic<bool>*) override {
     PlayerMove answer;
     if (fault_ != EngineFault::kNone) return Faulted();
+    if (next_move_.has_value()) {
+      // The move its swap2 answer gave with the opening's last action;
+      // Swap2Board checked it against this position.
+      answer.move = *next_move_;
+      next_move_.reset();
+      return answer;
+    }
     if (HasPass(game)) return answer;  // see the class comment
     absl::StatusOr<Move> move = client_->GetMove(game);
     if (move.ok()) {
@@ -195,6 +238,10 @@ class EnginePlayer::EngineGame : public GamePlayer {
   std::unique_ptr<GomocupClient> client_;
   EngineFault fault_;
   std::string fault_message_;
+  // The rest of a swap2 answer: its further actions, then its move.
+  std::vector<OpeningAction> pending_;
+  std::optional<Move> next_move_;
+  std::string fallback_;  // why the opening took the rule's defaults
 };
 
 EnginePlayer::EnginePlayer(std::string name, GomocupClientOptions options)
@@ -254,6 +301,17 @@ absl::StatusOr<std::unique_ptr<GamePlayer>> EnginePlayer::NewGame(
   client->Quit();
   return std::make_unique<EngineGame>(*this, std::move(client), fault,
                                       std::string(started.message()));
+}
+
+absl::StatusOr<std::unique_ptr<EnginePlayer>> MakeEnginePlayer(
+    std::string name, absl::string_view command_line,
+    GomocupClientOptions options) {
+  options.argv = absl::StrSplit(command_line, ' ', absl::SkipWhitespace());
+  if (options.argv.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("engine '", name, "' has no command line"));
+  }
+  return std::make_unique<EnginePlayer>(std::move(name), std::move(options));
 }
 
 }  // namespace renju

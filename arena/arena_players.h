@@ -55,11 +55,16 @@ class GamePlayer {
   // The opening action (RULES.md §6) for this player, the one to act in
   // `state`, which is not over. The default is DefaultOpeningAction
   // (search/opening_player.h) with randomness drawn from the position: the
-  // choice of players without opening judgement (engines, whose protocol
-  // has no opening actions, the tactical and random players). Model
-  // players decide by search. Errors stop the whole match.
+  // choice of players without opening judgement (the tactical and random
+  // players, and engines, whose protocol has no renju opening actions).
+  // Model players decide by search; engines answer swap2 through
+  // SWAP2BOARD (gomocup/swap2.h). Errors stop the whole match.
   virtual absl::StatusOr<OpeningAction> Opening(const OpeningState& state,
                                                 const std::atomic<bool>* stop);
+  // Why this player took the rule's default opening actions although its
+  // protocol has a convention for the rule (an engine that answered
+  // SWAP2BOARD with ERROR or UNKNOWN); empty when it did not.
+  virtual std::string OpeningFallback() const { return ""; }
 };
 
 // A participant of a match. Thread-safe: games on many threads call
@@ -139,6 +144,10 @@ class TacticalPlayer : public ArenaPlayer {
 // next game launches a fresh one. An engine that refuses or fails START
 // faults at its first move. A game whose history holds a pass (the
 // protocol has none) gets a pass from the engine, which ends it drawn.
+// Under swap2 the engine takes its opening actions by SWAP2BOARD; one that
+// answers ERROR or UNKNOWN takes the rule's defaults (OpeningFallback
+// says so), and one that faults there (garbage, an illegal answer, a
+// timeout) takes the defaults too and then faults at its first move.
 class EnginePlayer : public ArenaPlayer {
  public:
   EnginePlayer(std::string name, GomocupClientOptions options);
@@ -164,6 +173,13 @@ class EnginePlayer : public ArenaPlayer {
   std::vector<std::unique_ptr<GomocupClient>> idle_ ABSL_GUARDED_BY(mutex_);
   int64_t launches_ ABSL_GUARDED_BY(mutex_) = 0;
 };
+
+// An EnginePlayer named `name` running `command_line` (the program and its
+// arguments split on blanks; no shell) under `options`' limits (their argv
+// is replaced). InvalidArgument for an empty command line.
+absl::StatusOr<std::unique_ptr<EnginePlayer>> MakeEnginePlayer(
+    std::string name, absl::string_view command_line,
+    GomocupClientOptions options);
 
 }  // namespace renju
 

@@ -43,7 +43,9 @@ std::string FaultText(const std::array<int64_t, kNumEngineFaults>& faults) {
 }
 
 Json SwapJson(const SwapCount& c) {
-  return Json{{"options", c.options}, {"swaps", c.swaps}};
+  return Json{{"options", c.options},
+              {"swaps", c.swaps},
+              {"fallback_games", c.fallback_games}};
 }
 
 std::string RecordText(const ColourRecord& r) {
@@ -139,6 +141,15 @@ std::string ArenaReport(const ArenaSummary& s) {
         &text, "opening rule %s: A swapped %d of %d times, B %d of %d\n",
         s.opening_rule, s.swaps_a.swaps, s.swaps_a.options, s.swaps_b.swaps,
         s.swaps_b.options);
+    for (const auto& [name, count] :
+         {std::pair{"A", &s.swaps_a}, std::pair{"B", &s.swaps_b}}) {
+      if (count->fallback_games == 0) continue;
+      absl::StrAppendFormat(
+          &text,
+          "%s took the %s defaults in %d games: it does not know the "
+          "protocol's command (SWAP2BOARD)\n",
+          name, s.opening_rule, count->fallback_games);
+    }
   }
   absl::StrAppendFormat(&text, "faults: A %s; B %s\n", FaultText(s.faults_a),
                         FaultText(s.faults_b));

@@ -26,10 +26,16 @@ struct ColourRecord {
 
 // Under an opening rule: how often a player could swap colours (a swap
 // option of RULES.md §6, Taraguchi's branch choice included) and how often
-// it did.
+// it did, in the rule's terms: a swap2 first player who keeps black after
+// five stones did not swap, though the Gomocup answer is "SWAP"
+// (gomocup/swap2.h).
 struct SwapCount {
   int64_t options = 0;
   int64_t swaps = 0;
+  // Games in which the player, an engine, answered the rule's protocol
+  // command (SWAP2BOARD) with ERROR or UNKNOWN and took the rule's default
+  // actions instead (GamePlayer::OpeningFallback).
+  int64_t fallback_games = 0;
 };
 
 inline constexpr int kNumEngineFaults = 6;  // EngineFault kNone..kRefused
@@ -77,7 +83,8 @@ struct ArenaSummary {
 // "a_as_white" {wins, draws, losses}, score, pentanomial [5], elo,
 // elo_error, elo_low, elo_high, los, sprt {elo0, elo1, alpha, beta, llr,
 // lower_bound, upper_bound, decision} (absent without SPRT), under an
-// opening rule "opening_rule" and "swaps" {a, b} each {options, swaps},
+// opening rule "opening_rule" and "swaps" {a, b} each {options, swaps,
+// fallback_games},
 // faults {a, b}
 // each {crashed, timed_out, garbage_reply, illegal_move, refused},
 // end_reasons, discarded_games, stop_reason, elapsed_seconds.

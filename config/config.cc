@@ -125,6 +125,8 @@ void CheckSearch(Checker& c, const std::string& p, const pb::SearchConfig& s) {
   c.Range<int64_t>(p + ".opening_candidate_visits",
                    s.opening_candidate_visits(), 1, 1000000);
   c.Range(p + ".opening_max_candidates", s.opening_max_candidates(), 1, 225);
+  c.Range(p + ".opening_swap2_place_two", s.opening_swap2_place_two(), 0.0f,
+          1.0f);
   c.Merge(p, ToSearchParams(s).Validate());
 }
 
@@ -477,6 +479,7 @@ OpeningParams ToOpeningParams(const pb::SearchConfig& s) {
   OpeningParams p;
   p.candidate_visits = s.opening_candidate_visits();
   p.max_candidates = s.opening_max_candidates();
+  p.swap2_place_two_share = s.opening_swap2_place_two();
   return p;
 }
 

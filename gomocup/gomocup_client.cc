@@ -21,7 +21,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "gomocup/swap2.h"
 #include "rules/forbidden.h"
+#include "rules/opening.h"
 
 namespace renju {
 namespace {
@@ -403,31 +405,88 @@ absl::StatusOr<Move> GomocupClient::GetMove(const Game& game) {
   }
   absl::StatusOr<std::string> request = SendPosition(game);
   if (!request.ok()) return request.status();
+  absl::StatusOr<std::string> reply =
+      AwaitThought(*request, /*skip_errors=*/true);
+  if (!reply.ok()) return reply.status();
+  absl::StatusOr<Move> move = CheckMove(game, *reply);
+  if (!move.ok()) return move.status();
+  known_moves_ = game.moves();
+  known_moves_.push_back(*move);
+  return move;
+}
 
+absl::StatusOr<std::string> GomocupClient::AwaitThought(
+    absl::string_view request, bool skip_errors) {
   int64_t limit_ms = options_.turn_time_ms;
   if (time_left_ms_) {
     limit_ms = std::min(limit_ms, std::max<int64_t>(*time_left_ms_, 0));
   }
   const int64_t startup_ms = StartupAllowanceMs();
   const int64_t start_ms = NowMs();
-  absl::StatusOr<std::string> reply =
-      ReadReply(limit_ms + options_.grace_ms + startup_ms, *request,
-                /*skip_errors=*/true);
+  absl::StatusOr<std::string> reply = ReadReply(
+      limit_ms + options_.grace_ms + startup_ms, request, skip_errors);
   last_move_ms_ = NowMs() - start_ms;
   if (time_left_ms_) {
-    // What the first move took past its limit, up to the allowance, was
+    // What the first answer took past its limit, up to the allowance, was
     // start-up, not thinking.
     const int64_t startup_used =
         std::clamp<int64_t>(last_move_ms_ - limit_ms, 0, startup_ms);
     *time_left_ms_ -= last_move_ms_ - startup_used;
   }
+  if (reply.ok()) first_move_answered_ = true;
+  return reply;
+}
+
+absl::StatusOr<Swap2Turn> GomocupClient::Swap2Board(
+    const OpeningState& state) {
+  fault_ = EngineFault::kNone;
+  if (!running() || size_ == 0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "engine '", name_, "' is not ", running() ? "in a game" : "running"));
+  }
+  const Game& game = state.game();
+  if (state.rule().kind != OpeningRuleKind::kSwap2 || state.done() ||
+      game.variant() != variant_ || game.size() != size_) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Swap2Board needs a swap2 opening in progress, ",
+                     VariantName(variant_), " on ", size_, "x", size_));
+  }
+  std::string text;
+  if (time_left_ms_) {
+    absl::StrAppend(&text, "INFO time_left ", *time_left_ms_, "\n");
+  }
+  absl::StrAppend(&text, "SWAP2BOARD\n");
+  for (Move m : game.moves()) {
+    absl::StrAppend(&text, WirePoint(m.point(), size_), "\n");
+  }
+  absl::StrAppend(&text, "DONE");
+  const std::string request =
+      absl::StrCat("SWAP2BOARD (", game.ply(), " stones)");
+  DropUnreadLines();
+  if (absl::Status s = Send(text); !s.ok()) return s;
+  absl::StatusOr<std::string> reply =
+      AwaitThought(request, /*skip_errors=*/false);
   if (!reply.ok()) return reply.status();
-  first_move_answered_ = true;
-  absl::StatusOr<Move> move = CheckMove(game, *reply);
-  if (!move.ok()) return move.status();
-  known_moves_ = game.moves();
-  known_moves_.push_back(*move);
-  return move;
+  const std::string answered =
+      absl::StrCat("engine '", name_, "' answered '", request, "' with '",
+                   *reply, "'");
+  if (IsErrorLine(FirstWordUpper(*reply))) {
+    return Fail(EngineFault::kRefused, absl::UnimplementedError(answered));
+  }
+  absl::StatusOr<Swap2Answer> answer = ParseSwap2Answer(*reply, size_);
+  if (!answer.ok()) {
+    return Fail(EngineFault::kGarbage,
+                absl::InvalidArgumentError(absl::StrCat(
+                    answered, ": ", answer.status().message())));
+  }
+  absl::StatusOr<Swap2Turn> turn = Swap2TurnOf(state, *answer);
+  if (!turn.ok()) {
+    return Fail(EngineFault::kIllegalMove,
+                absl::InvalidArgumentError(
+                    absl::StrCat(answered, ": ", turn.status().message())));
+  }
+  known_moves_.clear();
+  return turn;
 }
 
 absl::StatusOr<std::string> GomocupClient::SendPosition(const Game& game) {

@@ -14,7 +14,8 @@
 //   kGarbage      a reply that is not "x,y";
 //   kIllegalMove  a point off the board, occupied, or forbidden for black
 //                 under renju;
-//   kRefused      ERROR or UNKNOWN where OK was needed (START).
+//   kRefused      ERROR or UNKNOWN where OK was needed (START), or
+//                 where a swap2 answer was (SWAP2BOARD).
 // After kCrashed, kTimedOut, kGarbage or kIllegalMove the engine's process
 // group has been killed and reaped: Launch a new client for the next game.
 // The destructor always reaps the child (END, a short wait, then SIGKILL).
@@ -41,6 +42,9 @@
 #include "rules/game.h"
 
 namespace renju {
+
+class OpeningState;  // rules/opening.h
+struct Swap2Turn;    // gomocup/swap2.h
 
 enum class EngineFault : uint8_t {
   kNone = 0,
@@ -103,6 +107,18 @@ class GomocupClient {
   // mistake (a game that does not fit) is an error with fault() kNone.
   absl::StatusOr<Move> GetMove(const Game& game);
 
+  // Swap2 by the Gomocup convention (gomocup/swap2.h): sends SWAP2BOARD
+  // with the stones of `state`, a swap2 opening after 0, 3 or 5 stones of
+  // the variant and size given to NewGame, and returns what the engine's
+  // answer stands for: its opening actions and, when they end the opening
+  // with the engine to move, its move. Timed as a move. An engine that
+  // answers ERROR or UNKNOWN does not know the command: the error is
+  // Unimplemented with fault() kRefused and the engine goes on running. An
+  // answer that is not SWAP or points is kGarbage, one the rule refuses
+  // kIllegalMove; timeouts and crashes as for GetMove. The next GetMove
+  // sends the whole position (BOARD), as the convention does.
+  absl::StatusOr<Swap2Turn> Swap2Board(const OpeningState& state);
+
   // Why the last failed call failed (kNone after a success).
   EngineFault fault() const { return fault_; }
   // Wall time of the last GetMove, and what is left of the match time
@@ -133,6 +149,12 @@ class GomocupClient {
   // Drops whole lines that came unasked (some engines answer INFO with
   // UNKNOWN), so they are not taken for the answer to the next command.
   void DropUnreadLines();
+  // The answer to `request`, a command that makes the engine think (a
+  // move, a swap2 decision): waits the turn limit, capped by the match time
+  // left, plus the grace and the start-up allowance, and charges the time
+  // to the match clock.
+  absl::StatusOr<std::string> AwaitThought(absl::string_view request,
+                                           bool skip_errors);
   // Sends BEGIN, TURN or BOARD; returns the request for messages.
   absl::StatusOr<std::string> SendPosition(const Game& game);
   absl::StatusOr<Move> CheckMove(const Game& game, absl::string_view reply);

@@ -17,9 +17,17 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "base/random.h"
 #include "gomocup/gomocup_session.h"
+#include "search/opening_player.h"
 
 namespace renju {
+
+absl::StatusOr<OpeningAction> GomocupBrain::ChooseOpeningAction(
+    const OpeningState& state, const MoveLimits&, const std::atomic<bool>*) {
+  Random rng(state.game().hash(), state.actions().size());
+  return DefaultOpeningAction(state, rng);
+}
 
 Point FromGomocup(int x, int y, int size) { return Point(x, size - 1 - y); }
 

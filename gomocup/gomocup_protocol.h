@@ -27,8 +27,11 @@
 //   Yixin-Board extensions YXBOARD ... DONE (set the position, no reply),
 //   YXSTOP / STOP (stop thinking), YXSHOWFORBID, INFO max_node, INFO
 //   thread_num, INFO pondering (think on the opponent's time: after each
-//   move until the next command arrives). Anything else gets `UNKNOWN <what>`; a malformed or
-//   impossible command gets `ERROR <why>`. Neither ends the session.
+//   move until the next command arrives), and SWAP2BOARD ... DONE, the
+//   swap2 opening of Gomocup's experimental tournaments (gomocup/swap2.h;
+//   the brain decides by ChooseOpeningAction, within one move's time).
+//   Anything else gets `UNKNOWN <what>`; a malformed or impossible command
+//   gets `ERROR <why>`. Neither ends the session.
 //
 // Details managers differ on:
 //   - BOARD/YXBOARD lines are x,y,field with field 1 the side to move's
@@ -56,6 +59,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "rules/game.h"
+#include "rules/opening.h"
 #include "rules/types.h"
 
 namespace renju {
@@ -107,6 +111,16 @@ class GomocupBrain {
   // under renju, not forbidden. `game` may be probed but must be restored.
   virtual absl::StatusOr<Move> ChooseMove(Game& game, const MoveLimits& limits,
                                           const std::atomic<bool>* stop) = 0;
+
+  // Swap2 (SWAP2BOARD, gomocup/swap2.h): the action for state.to_act(), the
+  // brain's player, in `state`, a swap2 opening that is not over; limits
+  // and stop as for ChooseMove. The default is DefaultOpeningAction
+  // (search/opening_player.h) with randomness drawn from the position: the
+  // choice of a brain without opening judgement, such as the tactical one.
+  // The session checks the action against the rule.
+  virtual absl::StatusOr<OpeningAction> ChooseOpeningAction(
+      const OpeningState& state, const MoveLimits& limits,
+      const std::atomic<bool>* stop);
 
   // A line for the manager's log about the last ChooseMove (the protocol
   // sends it as MESSAGE before the move), e.g. the search's visits; empty

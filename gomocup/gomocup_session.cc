@@ -12,8 +12,11 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "base/logging.h"
+#include "base/random.h"
+#include "gomocup/swap2.h"
 #include "gomocup/time_manager.h"
 #include "rules/forbidden.h"
+#include "search/opening_player.h"
 
 namespace renju {
 namespace {
@@ -29,6 +32,17 @@ absl::string_view ArgsOf(absl::string_view line) {
 // INFO time_left at or above this means "no match limit" (Piskvork sends
 // 2147483647).
 constexpr int64_t kUnlimitedTimeLeftMs = std::numeric_limits<int32_t>::max();
+
+// A share of what is left before `deadline` for one of `calls` brain calls
+// still to come.
+MoveLimits ShareOf(const MoveLimits& limits, absl::Time deadline, int calls) {
+  const int64_t left = std::max<int64_t>(
+      absl::ToInt64Milliseconds(deadline - absl::Now()), 0);
+  MoveLimits share = limits;
+  share.budget_ms = left / std::max(calls, 1);
+  share.optimum_ms = std::min(limits.optimum_ms, share.budget_ms);
+  return share;
+}
 
 }  // namespace
 
@@ -249,14 +263,21 @@ void GomocupSession::Think(int64_t index) {
   if (pondering_ && !game_->over()) brain_.StartPondering(*game_, limits);
 }
 
-Move GomocupSession::ChooseLegalMove(int64_t index, const MoveLimits& limits) {
-  const absl::Time deadline =
-      absl::Now() + absl::Milliseconds(limits.budget_ms);
+void GomocupSession::ThinkWithin(int64_t index, int64_t budget_ms,
+                                 const std::function<void()>& think) {
+  const absl::Time deadline = absl::Now() + absl::Milliseconds(budget_ms);
   input_.BeginThinking(index);
   std::thread watchdog([this, deadline] { input_.StopAt(deadline); });
-  absl::StatusOr<Move> move = brain_.ChooseMove(*game_, limits, input_.stop());
+  think();
   input_.EndThinking();
   watchdog.join();
+}
+
+Move GomocupSession::ChooseLegalMove(int64_t index, const MoveLimits& limits) {
+  absl::StatusOr<Move> move;
+  ThinkWithin(index, limits.budget_ms, [&] {
+    move = brain_.ChooseMove(*game_, limits, input_.stop());
+  });
   if (move.ok() && !move->is_pass() && game_->IsLegal(move->point())) {
     return *move;
   }
@@ -357,6 +378,7 @@ void GomocupSession::HandleShowForbid() {
 void GomocupSession::OpenBlock(Block block) {
   block_ = block;
   block_entries_.clear();
+  swap2_stones_.clear();
   block_lines_ = 0;
   block_error_.clear();
 }
@@ -370,8 +392,19 @@ void GomocupSession::HandleBlockLine(absl::string_view line, int64_t index) {
     return;
   }
   ++block_lines_;
-  if (!block_error_.empty() || block_ == Block::kSwap2Board) return;
-  if (absl::Status s = ParseBoardEntry(line); !s.ok()) {
+  if (!block_error_.empty()) return;
+  absl::Status s;
+  if (block_ == Block::kSwap2Board) {
+    absl::StatusOr<Point> p =
+        size_ == 0 ? absl::FailedPreconditionError(
+                         "no board yet: send START first")
+                   : ParseGomocupPoint(absl::StripAsciiWhitespace(line), size_);
+    if (p.ok()) swap2_stones_.push_back(*p);
+    s = p.status();
+  } else {
+    s = ParseBoardEntry(line);
+  }
+  if (!s.ok()) {
     block_error_ = absl::StrCat("line ", block_lines_, " '", line,
                                 "' of the position: ", s.message());
   }
@@ -404,9 +437,7 @@ absl::Status GomocupSession::ParseBoardEntry(absl::string_view line) {
 void GomocupSession::FinishBlock(int64_t index) {
   const Block block = block_;
   block_ = Block::kNone;
-  if (block == Block::kSwap2Board) {
-    return Reply("UNKNOWN SWAP2BOARD (the swap2 opening) is not supported");
-  }
+  if (block == Block::kSwap2Board) return HandleSwap2Board(index);
   const char* name = block == Block::kBoard ? "BOARD" : "YXBOARD";
   absl::Status s = block_error_.empty()
                        ? SetPosition(block_entries_)
@@ -458,6 +489,83 @@ absl::Status GomocupSession::SetPosition(
   }
   game_ = std::move(game);
   return absl::OkStatus();
+}
+
+// --- SWAP2BOARD --------------------------------------------------------------
+
+OpeningAction GomocupSession::ChooseLegalOpeningAction(
+    const OpeningState& state, int64_t index, const MoveLimits& limits) {
+  absl::StatusOr<OpeningAction> action;
+  ThinkWithin(index, limits.budget_ms, [&] {
+    action = brain_.ChooseOpeningAction(state, limits, input_.stop());
+  });
+  absl::Status refused = action.status();
+  if (action.ok()) {
+    OpeningState probe = state;
+    refused = probe.Apply(*action);
+    if (refused.ok()) return *action;
+  }
+  // As for moves: a brain bug must not lose the game.
+  RENJU_LOG(ERROR) << "the brain's opening action: " << refused
+                   << "; taking the rule's default instead";
+  Random rng(state.game().hash(), state.actions().size());
+  return DefaultOpeningAction(state, rng);
+}
+
+void GomocupSession::HandleSwap2Board(int64_t index) {
+  if (absl::Status s = CheckSetup(); !s.ok()) {
+    return Error(absl::StrCat("SWAP2BOARD: ", s.message()));
+  }
+  if (!block_error_.empty()) {
+    return Error(absl::StrCat("SWAP2BOARD: ", block_error_));
+  }
+  absl::StatusOr<OpeningState> state =
+      Swap2StateOf(swap2_stones_, variant_, size_);
+  if (!state.ok()) {
+    return Error(absl::StrCat("SWAP2BOARD: ", state.status().message()));
+  }
+  game_ = state->game();
+  // One move's time for the whole answer, shared by the brain's calls:
+  // three stones on the empty board, else a decision and maybe a move.
+  const MoveLimits limits = Limits();
+  const absl::Time deadline =
+      absl::Now() + absl::Milliseconds(limits.budget_ms);
+  int calls = game_->ply() == 0 ? 3 : 2;
+  const Player me = state->to_act();
+  Swap2Answer answer;
+  while (!state->done() && state->to_act() == me) {
+    const OpeningAction action = ChooseLegalOpeningAction(
+        *state, index, ShareOf(limits, deadline, calls--));
+    RENJU_CHECK(state->Apply(action).ok());
+    if (action.kind == OpeningActionKind::kPlace) {
+      answer.points.push_back(action.point);
+    }
+    if (const std::string summary = brain_.LastMoveSummary();
+        !summary.empty()) {
+      Reply(absl::StrCat("MESSAGE ", summary));
+    }
+  }
+  // The game as the answer leaves it, so that a TURN may follow as well as
+  // the BOARD the convention sends.
+  game_ = state->game();
+  if (state->done()) {
+    // The convention: SWAP when the opponent has the move, else our move.
+    answer.swap = state->PlayerOf(game_->side_to_move()) != me;
+    if (!answer.swap) {
+      const Move move =
+          ChooseLegalMove(index, ShareOf(limits, deadline, calls));
+      if (move.is_pass()) return Error("SWAP2BOARD: no legal point to play");
+      RENJU_CHECK(game_->Play(move, ForbiddenMovePolicy::kLoses,
+                              NoFivePolicy::kPlaysOn)
+                      .ok());
+      if (const std::string summary = brain_.LastMoveSummary();
+          !summary.empty()) {
+        Reply(absl::StrCat("MESSAGE ", summary));
+      }
+      answer.points = {move.point()};
+    }
+  }
+  Reply(Swap2AnswerText(answer, size_));
 }
 
 }  // namespace renju

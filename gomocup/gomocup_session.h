@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "absl/time/time.h"
 #include "gomocup/gomocup_protocol.h"
 #include "rules/game.h"
+#include "rules/opening.h"
 
 namespace renju {
 
@@ -109,6 +111,9 @@ class GomocupSession {
   absl::Status ParseBoardEntry(absl::string_view line);
   void FinishBlock(int64_t index);
   absl::Status SetPosition(const std::vector<BoardEntry>& entries);
+  // SWAP2BOARD (gomocup/swap2.h): the brain's opening actions, and its
+  // move when they end the opening with it to move, within one move's time.
+  void HandleSwap2Board(int64_t index);
 
   // START has come and the rule is played on this board size.
   absl::Status CheckSetup() const;
@@ -120,6 +125,15 @@ class GomocupSession {
   // A MESSAGE line: the game is drawn for want of a five (RULES.md §5).
   void TellNoFive();
   Move ChooseLegalMove(int64_t index, const MoveLimits& limits);
+  // The brain's action in `state`, or the rule's default when the brain
+  // fails or the rule refuses its action.
+  OpeningAction ChooseLegalOpeningAction(const OpeningState& state,
+                                         int64_t index,
+                                         const MoveLimits& limits);
+  // Runs `think` (a brain call on behalf of line `index`) while a watchdog
+  // raises the stop flag after `budget_ms`.
+  void ThinkWithin(int64_t index, int64_t budget_ms,
+                   const std::function<void()>& think);
   MoveLimits Limits() const;
 
   void Reply(absl::string_view line);
@@ -145,6 +159,7 @@ class GomocupSession {
 
   Block block_ = Block::kNone;
   std::vector<BoardEntry> block_entries_;
+  std::vector<Point> swap2_stones_;  // a SWAP2BOARD block's x,y lines
   int block_lines_ = 0;
   std::string block_error_;  // the first bad line of the block
 };

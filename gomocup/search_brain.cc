@@ -45,6 +45,9 @@ class SearchBrain final : public GomocupBrain {
 
   absl::StatusOr<Move> ChooseMove(Game& game, const MoveLimits& limits,
                                   const std::atomic<bool>* stop) override;
+  absl::StatusOr<OpeningAction> ChooseOpeningAction(
+      const OpeningState& state, const MoveLimits& limits,
+      const std::atomic<bool>* stop) override;
   std::string LastMoveSummary() const override { return summary_; }
   void StartPondering(const Game& game, const MoveLimits& limits) override;
   void StopPondering() override;
@@ -159,6 +162,31 @@ absl::StatusOr<Move> SearchBrain::ChooseMove(Game& game,
   return result->best_move;
 }
 
+absl::StatusOr<OpeningAction> SearchBrain::ChooseOpeningAction(
+    const OpeningState& state, const MoveLimits& limits,
+    const std::atomic<bool>* stop) {
+  StopPondering();
+  summary_.clear();
+  if (state.game().size() != board_size_) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("the network plays ", board_size_, "x", board_size_,
+                     ", not ", state.game().size(), "x", state.game().size()));
+  }
+  SearchParams params = ParamsFor(limits);
+  // Placing a stone may value candidates after the ranking search.
+  if (params.max_time_ms > 1) params.max_time_ms /= 2;
+  OpeningPlayer player(params, options_.opening, evaluator_);
+  Random rng(seed_, moves_++);
+  FlagStopper stopper(stop);
+  absl::StatusOr<OpeningDecision> decision =
+      player.Decide(state, rng, stop != nullptr ? &stopper : nullptr);
+  if (!decision.ok()) return decision.status();
+  summary_ = absl::StrFormat("opening %s value=%.3f black=%.3f visits=%d",
+                             decision->action.ToString(), decision->value,
+                             decision->black_score, decision->visits);
+  return decision->action;
+}
+
 void SearchBrain::StartPondering(const Game& game, const MoveLimits& limits) {
   StopPondering();
   if (game.size() != board_size_ || game.over()) return;
@@ -216,6 +244,7 @@ absl::StatusOr<std::unique_ptr<GomocupBrain>> MakeSearchBrain(
   SearchBrainOptions options;
   options.reuse_tree = config.gomocup().reuse_tree();
   options.ponder_max_visits = config.gomocup().ponder_max_visits();
+  options.opening = ToOpeningParams(config.server().search());
   Evaluator& outer = (*stack)->evaluator();
   const int size = (*stack)->network().board_size;
   return std::make_unique<SearchBrain>(ToSearchParams(config.server().search()),

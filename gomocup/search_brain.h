@@ -20,6 +20,12 @@
 //   search visits=812 reused=301 pondered=250 playouts=511 ms=160 threads=2
 // (visits of the root's children; of those, kept from before; playouts of
 // the pondering since the last move; playouts of this move).
+//
+// Swap2 decisions (SWAP2BOARD) are the opening player's, the same the
+// arena's model players make (search/opening_player.h): its ranking
+// search gets half the call's time, its valuations the visits of
+// SearchBrainOptions::opening, all cut at the call's deadline. Summary:
+//   opening KeepColours value=0.120 black=-0.120 visits=64
 #ifndef RENJU_GOMOCUP_SEARCH_BRAIN_H_
 #define RENJU_GOMOCUP_SEARCH_BRAIN_H_
 
@@ -31,6 +37,7 @@
 #include "gomocup/gomocup_protocol.h"
 #include "proto/config.pb.h"
 #include "search/evaluator.h"
+#include "search/opening_player.h"
 #include "search/search_params.h"
 
 namespace renju {
@@ -43,6 +50,9 @@ struct SearchBrainOptions {
   // sets no max_node (config gomocup.ponder_max_visits): memory, not time,
   // bounds pondering.
   int64_t ponder_max_visits = 200000;
+  // The swap2 decisions of SWAP2BOARD (config server.search's opening
+  // fields): the opening player's budget (search/opening_player.h).
+  OpeningParams opening;
 };
 
 // Loads `model` (a fresh network of the config's shape when empty: weak but

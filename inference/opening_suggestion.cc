@@ -4,7 +4,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "rpc/game_record.h"
 
@@ -13,20 +12,6 @@ namespace {
 
 absl::Status Invalid(absl::string_view message) {
   return absl::InvalidArgumentError(message);
-}
-
-// Why the rule refused action `index` (0-based) of `total`, with what it
-// expected unless the refusal already says so.
-absl::Status Refused(const OpeningState& state, int index, int total,
-                     const OpeningAction& action, const absl::Status& why) {
-  const std::string expectation = state.Expectation();
-  std::string message =
-      absl::StrCat("opening action ", index + 1, " of ", total, " (",
-                   action.ToString(), "): ", why.message());
-  if (!absl::StrContains(why.message(), expectation)) {
-    absl::StrAppend(&message, "; ", expectation);
-  }
-  return Invalid(message);
 }
 
 }  // namespace
@@ -46,20 +31,12 @@ absl::StatusOr<OpeningState> OpeningStateOf(const pb::SuggestRequest& request,
   }
   absl::StatusOr<OpeningRule> rule = ParseOpeningRule(request.opening_rule());
   if (!rule.ok()) return Invalid(rule.status().message());
-  absl::StatusOr<OpeningState> state = OpeningState::Create(*rule, variant, size);
+  absl::StatusOr<std::vector<OpeningAction>> actions =
+      OpeningActionsFromProto(request.opening_actions(), size);
+  if (!actions.ok()) return Invalid(actions.status().message());
+  absl::StatusOr<OpeningState> state =
+      ReplayOpening(*rule, *actions, variant, size);
   if (!state.ok()) return Invalid(state.status().message());
-  const int total = request.opening_actions_size();
-  for (int i = 0; i < total; ++i) {
-    absl::StatusOr<OpeningAction> action =
-        FromProto(request.opening_actions(i), size);
-    if (!action.ok()) {
-      return Invalid(absl::StrCat("opening action ", i + 1, " of ", total,
-                                  ": ", action.status().message()));
-    }
-    if (absl::Status s = state->Apply(*action); !s.ok()) {
-      return Refused(*state, i, total, *action, s);
-    }
-  }
   if (state->done()) {
     return Invalid(absl::StrCat(state->Expectation(),
                                 "; ask for a move with the position instead"));

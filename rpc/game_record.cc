@@ -149,18 +149,11 @@ absl::Status CheckOpening(const pb::GameRecord& record, Variant variant,
   }
   absl::StatusOr<OpeningRule> rule = ParseOpeningRule(record.opening_rule());
   if (!rule.ok()) return rule.status();
-  std::vector<OpeningAction> actions;
-  for (int i = 0; i < record.opening_actions_size(); ++i) {
-    absl::StatusOr<OpeningAction> action =
-        FromProto(record.opening_actions(i), size);
-    if (!action.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "opening action ", i + 1, ": ", action.status().message()));
-    }
-    actions.push_back(*std::move(action));
-  }
+  absl::StatusOr<std::vector<OpeningAction>> actions =
+      OpeningActionsFromProto(record.opening_actions(), size);
+  if (!actions.ok()) return actions.status();
   absl::StatusOr<OpeningState> opening =
-      CheckOpeningRecord(*rule, actions, moves, variant, size);
+      CheckOpeningRecord(*rule, *actions, moves, variant, size);
   if (!opening.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "opening rule ", record.opening_rule(), ": ",
@@ -238,6 +231,22 @@ absl::StatusOr<OpeningAction> FromProto(const pb::OpeningActionRecord& action,
   return out;
 }
 
+absl::StatusOr<std::vector<OpeningAction>> OpeningActionsFromProto(
+    const google::protobuf::RepeatedPtrField<pb::OpeningActionRecord>& actions,
+    int size) {
+  std::vector<OpeningAction> out;
+  for (int i = 0; i < actions.size(); ++i) {
+    absl::StatusOr<OpeningAction> action = FromProto(actions[i], size);
+    if (!action.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("opening action ", i + 1, " of ", actions.size(), ": ",
+                       action.status().message()));
+    }
+    out.push_back(*std::move(action));
+  }
+  return out;
+}
+
 void SetOpening(const OpeningState& opening, int size, pb::GameRecord& record) {
   record.set_opening_rule(OpeningRuleName(opening.rule()));
   record.clear_opening_actions();
@@ -275,15 +284,10 @@ absl::StatusOr<GameRecord> RecordFromProto(const pb::GameRecord& record) {
   absl::StatusOr<OpeningRule> rule = ParseOpeningRule(record.opening_rule());
   if (!rule.ok()) return rule.status();
   out.opening_rule = *rule;
-  for (int i = 0; i < record.opening_actions_size(); ++i) {
-    absl::StatusOr<OpeningAction> action =
-        FromProto(record.opening_actions(i), out.size);
-    if (!action.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "opening action ", i + 1, ": ", action.status().message()));
-    }
-    out.opening_actions.push_back(*std::move(action));
-  }
+  absl::StatusOr<std::vector<OpeningAction>> actions =
+      OpeningActionsFromProto(record.opening_actions(), out.size);
+  if (!actions.ok()) return actions.status();
+  out.opening_actions = *std::move(actions);
   return out;
 }
 

@@ -446,13 +446,36 @@ absl::StatusOr<OpeningState> ReplayOpening(
   if (!state.ok()) return state.status();
   for (size_t i = 0; i < actions.size(); ++i) {
     if (absl::Status s = state->Apply(actions[i]); !s.ok()) {
-      return absl::Status(
-          s.code(), absl::StrCat("opening action ", i + 1, " of ",
-                                 actions.size(), " (", actions[i].ToString(),
-                                 "): ", s.message()));
+      std::string message =
+          absl::StrCat("opening action ", i + 1, " of ", actions.size(), " (",
+                       actions[i].ToString(), "): ", s.message());
+      // What the rule expected, unless the refusal says so already.
+      const std::string expectation = state->Expectation();
+      if (!absl::StrContains(s.message(), expectation)) {
+        absl::StrAppend(&message, "; ", expectation);
+      }
+      return absl::Status(s.code(), message);
     }
   }
   return state;
+}
+
+absl::Status PlayOpening(OpeningState& state, const OpeningDecider& decide,
+                         const std::atomic<bool>* stop) {
+  auto stopped = [stop] { return stop != nullptr && stop->load(); };
+  while (!state.done()) {
+    if (stopped()) return absl::CancelledError("stopped in the opening");
+    const Player player = state.to_act();
+    absl::StatusOr<OpeningAction> action = decide(state);
+    if (!action.ok()) return action.status();
+    if (stopped()) return absl::CancelledError("stopped in the opening");
+    if (absl::Status s = state.Apply(*action); !s.ok()) {
+      return absl::InternalError(absl::StrCat(
+          "the ", PlayerName(player), " player's opening action ",
+          action->ToString(), " was refused: ", s.message()));
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<OpeningState> CheckOpeningRecord(

@@ -16,7 +16,9 @@
 #ifndef RENJU_RULES_OPENING_H_
 #define RENJU_RULES_OPENING_H_
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -201,12 +203,25 @@ class OpeningState {
 
 // Replays a recorded opening: `actions` in order from the empty board under
 // `rule`, each checked as Apply checks it. The error names the first action
-// the rule refuses, 1-based, and why, e.g. "opening action 4 of 7 (Swap):
-// out of phase: RIF expects white ...". Stopping before the opening is over
-// is not an error here (see CheckOpeningRecord).
+// the rule refuses, 1-based, why, and what the rule expected then, e.g.
+// "opening action 4 of 7 (Swap): out of phase: RIF expects white ...".
+// Stopping before the opening is over is not an error here (see
+// CheckOpeningRecord).
 absl::StatusOr<OpeningState> ReplayOpening(
     OpeningRule rule, const std::vector<OpeningAction>& actions,
     Variant variant = Variant::kRenju, int size = kRenjuBoardSize);
+
+// The action a player takes in an opening: the one for state.to_act().
+using OpeningDecider =
+    std::function<absl::StatusOr<OpeningAction>(const OpeningState& state)>;
+
+// Plays `state` on until the opening is over, each action from `decide`
+// (self-play and the arena drive their players this way). Errors:
+// Cancelled once *stop (may be null) is set, before or after a decision;
+// `decide`'s own error; Internal for an action the rule refuses, naming the
+// action, the player and why (a player's bug).
+absl::Status PlayOpening(OpeningState& state, const OpeningDecider& decide,
+                         const std::atomic<bool>* stop = nullptr);
 
 // The one definition of a recorded opening that agrees with its game
 // (records, uploads, `renju replay`): the actions replay under the rule

@@ -58,6 +58,11 @@ absl::Status OpeningParams::Validate() const {
     return absl::InvalidArgumentError(absl::StrCat(
         "opening max_candidates = ", max_candidates, " must be >= 1"));
   }
+  if (!(swap2_place_two_share >= 0 && swap2_place_two_share <= 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("opening swap2_place_two_share = ", swap2_place_two_share,
+                     " must be in 0..1"));
+  }
   return absl::OkStatus();
 }
 
@@ -79,13 +84,19 @@ absl::StatusOr<OpeningDecision> OpeningPlayer::Decide(
     decision = Offer(state, ctx);
   } else if (state.Allows(Kind::kDeclareCount)) {
     decision = Declare(state, ctx);
-  } else if (state.Allows(Kind::kSwap)) {
+  } else if (state.Allows(Kind::kSwap) && !PlacesTwo(state, ctx)) {
     decision = SwapOrKeep(state, ctx);
   } else {
     decision = Place(state, ctx);
   }
   if (decision.ok()) decision->visits = ctx.visits;
   return decision;
+}
+
+bool OpeningPlayer::PlacesTwo(const OpeningState& state, Context& ctx) const {
+  // Only swap2's colour choice after three stones also allows a stone.
+  return state.Allows(Kind::kPlace) && params_.swap2_place_two_share > 0 &&
+         ctx.rng.Uniform() < params_.swap2_place_two_share;
 }
 
 absl::StatusOr<SearchResult> OpeningPlayer::RunSearch(

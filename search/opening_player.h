@@ -14,7 +14,11 @@
 //                     tie). swap2's third choice, placing two more stones,
 //                     is never better by the same scores (the chooser
 //                     would get min(s, -s) <= 0 <= max(s, -s)), so it is
-//                     never taken.
+//                     taken only as often as OpeningParams::
+//                     swap2_place_two_share draws it (self-play, so that
+//                     the network sees five-stone swap2 positions); then
+//                     move 4 is the search's best and move 5, before the
+//                     opponent's colour choice, the most balanced.
 //   offering N fifths mutually non-symmetric candidates (RULES.md §6) in
 //                     the order of the search, each valued; the N best for
 //                     black are offered, and black expects the worst of
@@ -61,6 +65,10 @@ struct OpeningParams {
   // Candidate points valued per decision, >= 1; an offer of N fifths
   // values at least N.
   int max_candidates = 8;
+  // Swap2's second player, offered a colour after three stones, places
+  // moves 4 and 5 instead with this probability, in [0, 1], drawn from the
+  // Random of Decide (only when above 0, so other settings draw nothing).
+  double swap2_place_two_share = 0;
 
   // InvalidArgument naming the bad field.
   absl::Status Validate() const;
@@ -106,6 +114,9 @@ class OpeningPlayer {
                                         Context& ctx);
   absl::StatusOr<OpeningDecision> SwapOrKeep(const OpeningState& state,
                                              Context& ctx);
+  // Whether swap2's second player places two stones instead of choosing a
+  // colour now (OpeningParams::swap2_place_two_share).
+  bool PlacesTwo(const OpeningState& state, Context& ctx) const;
   absl::StatusOr<OpeningDecision> Offer(const OpeningState& state,
                                         Context& ctx);
   absl::StatusOr<OpeningDecision> Choose(const OpeningState& state,

@@ -75,19 +75,13 @@ absl::StatusOr<OpeningState> PlayOpeningPhase(const SelfplaySettings& settings,
   if (!state.ok()) return state.status();
   OpeningPlayer player(settings.search, settings.opening_player, evaluator);
   FlagStopper stopper(stop);
-  while (!state->done()) {
-    if (stop != nullptr && stop->load()) {
-      return absl::CancelledError("self-play stopped");
-    }
+  auto decide = [&](const OpeningState& s) -> absl::StatusOr<OpeningAction> {
     absl::StatusOr<OpeningDecision> decision =
-        player.Decide(*state, rng, stop != nullptr ? &stopper : nullptr);
+        player.Decide(s, rng, stop != nullptr ? &stopper : nullptr);
     if (!decision.ok()) return decision.status();
-    if (absl::Status s = state->Apply(decision->action); !s.ok()) {
-      return absl::InternalError(absl::StrCat(
-          "the opening player's ", decision->action.ToString(),
-          " was refused: ", s.message()));
-    }
-  }
+    return decision->action;
+  };
+  if (absl::Status s = PlayOpening(*state, decide, stop); !s.ok()) return s;
   return state;
 }
 

@@ -18,8 +18,10 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -29,7 +31,7 @@
 #include "absl/strings/strip.h"
 #include "arena/anchors.h"
 #include "arena/arena.h"
-#include "base/file_util.h"
+#include "arena/gating.h"
 #include "config/config.h"
 #include "config/evaluator_config.h"
 #include "tools/command_util.h"
@@ -95,11 +97,6 @@ class PlayerFactory {
   absl::StatusOr<std::unique_ptr<ArenaPlayer>> MakeEngine(
       const std::string& spec) {
     GomocupClientOptions options;
-    options.argv = absl::StrSplit(absl::StripPrefix(spec, "engine:"), ' ',
-                                  absl::SkipWhitespace());
-    if (options.argv.empty()) {
-      return absl::InvalidArgumentError("arena: engine: needs a command line");
-    }
     options.turn_time_ms = args_.GetInt("engine-turn-ms");
     if (options.turn_time_ms == 0) {
       const int64_t time_ms = config_.arena().search().time_ms();
@@ -107,7 +104,14 @@ class PlayerFactory {
     }
     options.startup_ms = args_.GetInt("engine-startup-ms");
     options.discard_stderr = !args_.GetBool("engine-stderr");
-    return std::make_unique<EnginePlayer>(spec, std::move(options));
+    absl::StatusOr<std::unique_ptr<EnginePlayer>> engine = MakeEnginePlayer(
+        spec, absl::StripPrefix(spec, "engine:"), std::move(options));
+    if (!engine.ok()) {
+      return absl::Status(
+          engine.status().code(),
+          absl::StrCat("arena: ", engine.status().message()));
+    }
+    return *std::move(engine);
   }
 
   const pb::RunConfig& config_;
@@ -136,6 +140,19 @@ absl::StatusOr<std::vector<ArenaOpening>> Openings(const pb::RunConfig& config,
   format.variant = VariantOf(config);
   format.size = config.board_size();
   return ArenaOpeningsFromFile(source, format);
+}
+
+// How RunMatchAndSave saves and reports a match of `options`, stopped by
+// an interrupt.
+CheckpointMatchOptions SaveOptions(
+    const ArenaOptions& options,
+    std::function<void(const ArenaSummary&)> on_pair) {
+  CheckpointMatchOptions save;
+  save.out_dir = options.out_dir;
+  save.seed = options.seed;
+  save.stop = &interrupted;
+  save.on_pair = std::move(on_pair);
+  return save;
 }
 
 // "" = no SPRT; "config" = the config's; "elo0,elo1" with its alpha, beta.
@@ -207,8 +224,7 @@ int RunMatch(const pb::RunConfig& config, const Args& args) {
   if (!b.ok()) return Fail(b.status());
 
   ProgressLine progress;
-  ArenaCallbacks callbacks;
-  callbacks.on_pair = [&](const ArenaSummary& s) {
+  auto on_pair = [&](const ArenaSummary& s) {
     const double seconds = progress.elapsed_seconds();
     std::string line = absl::StrCat(ArenaProgressLine(s), " | ",
                                     FormatDuration(seconds));
@@ -221,17 +237,11 @@ int RunMatch(const pb::RunConfig& config, const Args& args) {
     progress.Update(line);
   };
   absl::StatusOr<ArenaSummary> summary =
-      RunArenaMatch(*options, **a, **b, callbacks, &interrupted);
+      RunMatchAndSave(*options, **a, **b, SaveOptions(*options, on_pair));
   if (!summary.ok()) return Fail(summary.status());
   progress.Finish(ArenaProgressLine(*summary));
   std::printf("%s", ArenaReport(*summary).c_str());
   if (!options->out_dir.empty()) {
-    const std::string path =
-        (std::filesystem::path(options->out_dir) / "summary.json").string();
-    if (absl::Status s = WriteFileAtomically(path, ArenaSummaryJson(*summary));
-        !s.ok()) {
-      return Fail(s);
-    }
     std::printf("games and summary.json in %s\n", options->out_dir.c_str());
   }
   return summary->stop_reason == "interrupted" ? 130 : 0;
@@ -280,23 +290,14 @@ absl::StatusOr<MatchResult> PlayAnchor(const pb::RunConfig& anchors, int index,
   ProgressLine progress(stdout);  // its final line is the match's result
   const std::string prefix =
       absl::StrFormat("vs %s (elo %+.0f): ", anchor.name(), anchor.elo());
-  ArenaCallbacks callbacks;
-  callbacks.on_pair = [&](const ArenaSummary& s) {
+  auto on_pair = [&](const ArenaSummary& s) {
     // The last pair's line is the final one, written once by Finish.
     if (s.games < s.max_games) progress.Update(prefix + ArenaProgressLine(s));
   };
   absl::StatusOr<ArenaSummary> summary =
-      RunArenaMatch(options, a, **b, callbacks, &interrupted);
+      RunMatchAndSave(options, a, **b, SaveOptions(options, on_pair));
   if (!summary.ok()) return summary.status();
   progress.Finish(prefix + ArenaProgressLine(*summary));
-  if (!options.out_dir.empty()) {
-    const std::string path =
-        (std::filesystem::path(options.out_dir) / "summary.json").string();
-    if (absl::Status s = WriteFileAtomically(path, ArenaSummaryJson(*summary));
-        !s.ok()) {
-      return s;
-    }
-  }
   return AnchorMatchResultFromSummary(*summary, 0, anchor.name(), 0);
 }
 
@@ -384,8 +385,10 @@ int Arena(const Argv& argv) {
                  "rule (rif, yamaguchi, tarannikov, taraguchi<N>, swap1, "
                  "swap3, swap2; RULES.md §6) instead of --openings: game 2p "
                  "has A as the first player, and each player takes its own "
-                 "opening actions (engines, tactical and random: the "
-                 "rule's defaults)");
+                 "opening actions (tactical and random: the rule's "
+                 "defaults; engines too, except under swap2, where they "
+                 "answer Gomocup's SWAP2BOARD, or take the defaults when "
+                 "they do not know it, as the report says)");
   args.AddInt("opening-visits", 0, 1, 1000000,
               "model visits per candidate an opening decision values "
               "(default arena.search.opening_candidate_visits)");

@@ -10,7 +10,9 @@
 #include <map>
 #include <mutex>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "arena/anchors.h"
 #include "arena/gating.h"
 #include "base/file_util.h"
@@ -328,6 +330,86 @@ TEST(ArenaTest, WorkingEngineIsReusedBetweenGames) {
   // One process per game in flight, plus one per fault (a forbidden point
   // chosen by its naive scan is an illegal move).
   EXPECT_LE(a.launches(), 2 + faults);
+}
+
+// Swap2 options for engines: freestyle (Gomocup's swap2 rule, and the
+// fake engines' naive moves are never forbidden), one game at a time.
+ArenaOptions Swap2Options() {
+  ArenaOptions options;
+  options.variant = Variant::kFreestyle;
+  options.opening_rule = *ParseOpeningRule("swap2");
+  options.max_games = 2;
+  options.concurrent_games = 1;
+  options.max_plies = 30;
+  return options;
+}
+
+GomocupClientOptions Swap2Engine(std::vector<std::string> answers) {
+  GomocupClientOptions engine;
+  engine.argv = {EnginePath("legal_engine.sh")};
+  engine.argv.insert(engine.argv.end(), answers.begin(), answers.end());
+  engine.turn_time_ms = 2000;
+  return engine;
+}
+
+// Both engines answer SWAP2BOARD the same way: three stones, then two more
+// (g9 f10), then, as the first player again, white with move 6 (k5).
+TEST(ArenaSwap2Test, EnginesDecideThroughSwap2BoardAndTheGamesReplay) {
+  const GomocupClientOptions engine =
+      Swap2Engine({"7,7 8,7 9,9", "6,6 5,5", "10,10"});
+  EnginePlayer a("a", engine);
+  EnginePlayer b("b", engine);
+  GameLog log;
+  absl::StatusOr<ArenaSummary> summary =
+      RunArenaMatch(Swap2Options(), a, b, log.Callbacks(), nullptr);
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(summary->games, 2);
+  // Each first player swapped once, at its choice after five stones; each
+  // second player passed its choice by placing two stones.
+  EXPECT_EQ(summary->swaps_a.options, 2);
+  EXPECT_EQ(summary->swaps_a.swaps, 1);
+  EXPECT_EQ(summary->swaps_b.swaps, 1);
+  EXPECT_EQ(summary->swaps_a.fallback_games, 0);
+  for (const auto& [index, game] : log.games) {
+    EXPECT_EQ(game.fault, EngineFault::kNone) << game.fault_message;
+    // The first player took white.
+    EXPECT_EQ(game.a_is_black, index == 1);
+    absl::StatusOr<GameRecord> record = RecordFromProto(game.record);
+    ASSERT_TRUE(record.ok()) << record.status();
+    std::vector<std::string> actions;
+    for (const OpeningAction& action : record->opening_actions) {
+      actions.push_back(action.ToString());
+    }
+    EXPECT_EQ(absl::StrJoin(actions, " "),
+              "Place(h8) Place(i8) Place(j6) Place(g9) Place(f10) Swap");
+    ASSERT_GT(record->moves.size(), 6u);
+    EXPECT_EQ(MoveName(record->moves[5]), "k5");  // the engine's move 6
+    ASSERT_TRUE(record->opening_rule.has_value());
+    const absl::Status replayed = CheckOpeningRecord(
+        *record->opening_rule, record->opening_actions, record->moves,
+        Variant::kFreestyle, record->size)
+                                      .status();
+    EXPECT_TRUE(replayed.ok()) << replayed;
+  }
+}
+
+TEST(ArenaSwap2Test, AnEngineWithoutSwap2BoardTakesTheDefaults) {
+  EnginePlayer a("plain", Swap2Engine({}));
+  RandomPlayer b;
+  absl::StatusOr<ArenaSummary> summary =
+      RunArenaMatch(Swap2Options(), a, b, {}, nullptr);
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(summary->games, 2);
+  EXPECT_EQ(summary->swaps_a.fallback_games, 2);
+  EXPECT_EQ(summary->swaps_b.fallback_games, 0);
+  for (int64_t n : summary->faults_a) EXPECT_EQ(n, 0);
+  EXPECT_TRUE(absl::StrContains(
+      ArenaReport(*summary),
+      "A took the swap2 defaults in 2 games: it does not know the protocol's "
+      "command (SWAP2BOARD)\n"))
+      << ArenaReport(*summary);
+  const nlohmann::json json = nlohmann::json::parse(ArenaSummaryJson(*summary));
+  EXPECT_EQ(json["swaps"]["a"]["fallback_games"], 2) << json.dump();
 }
 
 // A small network and search settings that keep these tests to seconds.

@@ -200,15 +200,17 @@ TEST(ConfigTest, GumbelRootFieldsAreCheckedAndConverted) {
 TEST(ConfigTest, OpeningPlayerFieldsAreCheckedAndConverted) {
   auto config = ParseRunConfig(
       "arena { search { opening_candidate_visits: 16 "
-      "opening_max_candidates: 12 } }",
+      "opening_max_candidates: 12 opening_swap2_place_two: 0.25 } }",
       "a");
   ASSERT_TRUE(config.ok()) << config.status();
   const OpeningParams params = ToOpeningParams(config->arena().search());
   EXPECT_EQ(params.candidate_visits, 16);
   EXPECT_EQ(params.max_candidates, 12);
+  EXPECT_EQ(params.swap2_place_two_share, 0.25);
   const OpeningParams defaults = ToOpeningParams(pb::SearchConfig());
   EXPECT_EQ(defaults.candidate_visits, 64);
   EXPECT_EQ(defaults.max_candidates, 8);
+  EXPECT_EQ(defaults.swap2_place_two_share, 0);
   EXPECT_TRUE(defaults.Validate().ok());
 
   config = ParseRunConfig("arena { search { opening_candidate_visits: 0 } }",
@@ -221,6 +223,13 @@ TEST(ConfigTest, OpeningPlayerFieldsAreCheckedAndConverted) {
   EXPECT_EQ(std::string(config.status().message()),
             "config c: selfplay.search.opening_max_candidates = 226 is outside "
             "1..225");
+  config = ParseRunConfig(
+      "selfplay { search { opening_swap2_place_two: 1.5 } }", "d");
+  EXPECT_NE(std::string(config.status().message())
+                .find("config d: selfplay.search.opening_swap2_place_two = "
+                      "1.5 is outside 0"),
+            std::string::npos)
+      << config.status();
 }
 
 TEST(ConfigTest, OpeningRulesInTheSelfplayMixAreChecked) {

@@ -10,6 +10,10 @@
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
 #include "gtest/gtest.h"
+#include "proto/game.pb.h"
+#include "rpc/game_record.h"
+#include "rules/opening.h"
+#include "rules/record.h"
 #include "trainer/run_page.h"
 
 namespace renju {
@@ -170,6 +174,8 @@ TEST(LauncherTest, CpuBudgetEndsTheRunAndCountsOnAfterResume) {
   fs::remove(log);
 }
 
+// Under swap2, so that both sides of SWAP2BOARD run as real processes:
+// our engine answers it, our arena asks and plays on from the answers.
 TEST(LauncherTest, ArenaDrivesTwoGomocupEngineProcesses) {
   const fs::path out = TempDir("arena_engines");
   const std::string log = out.string() + ".log";
@@ -177,17 +183,38 @@ TEST(LauncherTest, ArenaDrivesTwoGomocupEngineProcesses) {
       absl::StrCat("engine:", kRenju, " gomocup --brain tactical");
   ASSERT_EQ(RunShell(absl::StrCat(kRenju, " arena --config ", kConfig, " --a '",
                              engine, " --seed 1' --b '", engine,
-                             " --seed 2' --games 2 --engine-turn-ms 300 --out ",
+                             " --seed 2' --games 2 --engine-turn-ms 300 "
+                             "--opening-rule swap2 --out ",
                              out.string(), " > ", log, " 2>&1")),
             0)
       << *ReadFile(log);
   const nlohmann::json summary =
       nlohmann::json::parse(*ReadFile((out / "summary.json").string()));
   EXPECT_EQ(summary["games"], 2) << summary.dump();
+  EXPECT_EQ(summary["opening_rule"], "swap2") << summary.dump();
   for (const char* player : {"a", "b"}) {
     for (const auto& [fault, count] : summary["faults"][player].items()) {
       EXPECT_EQ(count, 0) << player << " " << fault << ": " << summary.dump();
     }
+    // Each engine answered SWAP2BOARD: none took the arena's defaults.
+    EXPECT_EQ(summary["swaps"][player]["fallback_games"], 0) << summary.dump();
+    EXPECT_EQ(summary["swaps"][player]["options"], 1) << summary.dump();
+  }
+  // The saved games replay: three stones, then the tactical brain's
+  // choice, white, whose move 4 came with its answer.
+  for (const char* name : {"game-00000.game", "game-00001.game"}) {
+    pb::GameRecord proto;
+    ASSERT_TRUE(proto.ParseFromString(*ReadFile((out / name).string())));
+    absl::StatusOr<GameRecord> record = RecordFromProto(proto);
+    ASSERT_TRUE(record.ok()) << record.status();
+    ASSERT_TRUE(record->opening_rule.has_value()) << name;
+    ASSERT_EQ(record->opening_actions.size(), 4u) << name;
+    EXPECT_EQ(record->opening_actions[3], OpeningAction::KeepColours());
+    const absl::Status replayed =
+        CheckOpeningRecord(*record->opening_rule, record->opening_actions,
+                           record->moves, *record->variant, record->size)
+            .status();
+    EXPECT_TRUE(replayed.ok()) << name << ": " << replayed;
   }
   fs::remove_all(out);
   fs::remove(log);

@@ -16,6 +16,8 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "gomocup/gomocup_protocol.h"
+#include "gomocup/swap2.h"
 #include "rules/game.h"
 
 namespace renju {
@@ -111,6 +113,82 @@ TEST(GomocupClientTest, PlaysThroughBeginTurnAndBoard) {
   client->Quit();
   EXPECT_FALSE(client->running());
   EXPECT_TRUE(Reaped(pid));
+}
+
+// A swap2 opening after the stones of `moves` (Gomocup "x,y", in order).
+OpeningState Swap2After(const std::vector<std::string>& moves) {
+  std::vector<Point> stones;
+  for (const std::string& m : moves) {
+    stones.push_back(*ParseGomocupPoint(m, 15));
+  }
+  absl::StatusOr<OpeningState> state =
+      Swap2StateOf(stones, Variant::kRenju, 15);
+  EXPECT_TRUE(state.ok()) << state.status();
+  return *state;
+}
+
+TEST(GomocupClientTest, ReadsSwap2AnswersAsTheRulesActions) {
+  std::unique_ptr<GomocupClient> client = LaunchOrDie(ScriptOptions(
+      "legal_engine.sh", {"7,7 8,7 9,9", "SWAP", "10,10"}));
+  ASSERT_NE(client, nullptr);
+  ASSERT_TRUE(client->NewGame(Variant::kRenju, 15).ok());
+  absl::StatusOr<Swap2Turn> turn = client->Swap2Board(Swap2After({}));
+  ASSERT_TRUE(turn.ok()) << turn.status();
+  EXPECT_EQ(turn->actions.size(), 3u);
+  turn = client->Swap2Board(Swap2After({"7,7", "8,7", "9,9"}));
+  ASSERT_TRUE(turn.ok()) << turn.status();
+  EXPECT_EQ(turn->actions,
+            std::vector<OpeningAction>{OpeningAction::Swap()});
+  turn = client->Swap2Board(
+      Swap2After({"7,7", "8,7", "9,9", "8,8", "8,6"}));
+  ASSERT_TRUE(turn.ok()) << turn.status();
+  EXPECT_EQ(turn->actions, std::vector<OpeningAction>{OpeningAction::Swap()});
+  EXPECT_EQ(turn->move, *ParseGomocupPoint("10,10", 15));
+  // The next move request sends the whole position: a15 is taken.
+  absl::StatusOr<Move> move = client->GetMove(GameOf("a15 h8"));
+  ASSERT_TRUE(move.ok()) << move.status();
+  EXPECT_EQ(MoveName(*move), "b15");
+}
+
+TEST(GomocupClientTest, AnEngineWithoutSwap2RefusesAndPlaysOn) {
+  std::unique_ptr<GomocupClient> client =
+      LaunchOrDie(ScriptOptions("legal_engine.sh"));
+  ASSERT_NE(client, nullptr);
+  ASSERT_TRUE(client->NewGame(Variant::kRenju, 15).ok());
+  const absl::Status refused = client->Swap2Board(Swap2After({})).status();
+  EXPECT_TRUE(absl::IsUnimplemented(refused)) << refused;
+  EXPECT_TRUE(absl::StrContains(
+      refused.message(),
+      "answered 'SWAP2BOARD (0 stones)' with 'UNKNOWN SWAP2BOARD'"))
+      << refused;
+  EXPECT_EQ(client->fault(), EngineFault::kRefused);
+  EXPECT_TRUE(client->running());
+  absl::StatusOr<Move> move = client->GetMove(Game(Variant::kRenju, 15));
+  ASSERT_TRUE(move.ok()) << move.status();
+}
+
+TEST(GomocupClientTest, ABadSwap2AnswerIsAFault) {
+  struct Case {
+    std::string answer;
+    EngineFault fault;
+    std::string says;
+  };
+  for (const Case& c :
+       {Case{"7,7 7,7 9,9", EngineFault::kIllegalMove, "point 2 of 3 (7,7)"},
+        Case{"7,7 8,7", EngineFault::kIllegalMove, "too few points (2)"},
+        Case{"three stones", EngineFault::kGarbage, "is not a point"}}) {
+    std::unique_ptr<GomocupClient> client =
+        LaunchOrDie(ScriptOptions("legal_engine.sh", {c.answer, "", ""}));
+    ASSERT_NE(client, nullptr);
+    ASSERT_TRUE(client->NewGame(Variant::kRenju, 15).ok());
+    const pid_t pid = client->pid();
+    const absl::Status status = client->Swap2Board(Swap2After({})).status();
+    EXPECT_FALSE(status.ok()) << c.answer;
+    EXPECT_TRUE(absl::StrContains(status.message(), c.says)) << status;
+    EXPECT_EQ(client->fault(), c.fault) << c.answer;
+    EXPECT_FALSE(client->running());
+    EXPECT_TRUE(Reaped(pid));
+  }
 }
 
 TEST(GomocupClientTest, AnEngineThatSleepsTimesOutAndIsKilled) {

@@ -21,6 +21,7 @@
 #include "base/notification.h"
 #include "gtest/gtest.h"
 #include "rules/forbidden.h"
+#include "gomocup/swap2.h"
 #include "tests/gomocup/harness.h"
 
 namespace renju {
@@ -196,7 +197,8 @@ TEST(GomocupProtocolTest, AnswersBadLinesAndKeepsRunning) {
       "ERROR TURN 7,7: move 2 (h8) is on an occupied point",
       "ERROR TAKEBACK 1,1: the last move is 7,7",
       "ERROR rectangular boards (15x20) are not supported",
-      "UNKNOWN SWAP2BOARD",
+      "ERROR SWAP2BOARD: line 1 '7,7,1' of the position: '7,7,1' is not a "
+      "point",
       "UNKNOWN command 'PLAY'",
       "name=\"renju-zero\"",
   };
@@ -205,6 +207,134 @@ TEST(GomocupProtocolTest, AnswersBadLinesAndKeepsRunning) {
     EXPECT_TRUE(absl::StartsWith(replies[i], expected_prefixes[i]))
         << "reply " << i << ": " << replies[i];
   }
+}
+
+// Answers the swap2 decisions it is given, in order (the rule's default
+// once they run out), and moves on the first legal point.
+class ScriptedOpeningBrain : public GomocupBrain {
+ public:
+  explicit ScriptedOpeningBrain(std::vector<OpeningAction> actions)
+      : actions_(std::move(actions)) {}
+  absl::StatusOr<OpeningAction> ChooseOpeningAction(
+      const OpeningState& state, const MoveLimits& limits,
+      const std::atomic<bool>* stop) override {
+    if (next_ == actions_.size()) {
+      return GomocupBrain::ChooseOpeningAction(state, limits, stop);
+    }
+    return actions_[next_++];
+  }
+  absl::StatusOr<Move> ChooseMove(Game& game, const MoveLimits&,
+                                  const std::atomic<bool>*) override {
+    return Move::At(game.LegalPoints().front());
+  }
+
+ private:
+  std::vector<OpeningAction> actions_;
+  size_t next_ = 0;
+};
+
+// SWAP2BOARD with the stones (Gomocup "x,y") of `stones`.
+std::vector<std::string> Swap2Board(std::vector<std::string> stones) {
+  stones.insert(stones.begin(), "SWAP2BOARD");
+  stones.push_back("DONE");
+  return stones;
+}
+
+std::vector<std::string> Concat(
+    const std::vector<std::vector<std::string>>& parts) {
+  std::vector<std::string> out;
+  for (const auto& part : parts) out.insert(out.end(), part.begin(), part.end());
+  return out;
+}
+
+// What `answer` stands for after `stones`, checked against the rule.
+absl::StatusOr<Swap2Turn> TurnOf(const std::vector<std::string>& stones,
+                                 const std::string& answer) {
+  std::vector<Point> points;
+  for (const std::string& s : stones) points.push_back(*ParseGomocupPoint(s, 15));
+  absl::StatusOr<OpeningState> state =
+      Swap2StateOf(points, Variant::kFreestyle, 15);
+  if (!state.ok()) return state.status();
+  absl::StatusOr<Swap2Answer> parsed = ParseSwap2Answer(answer, 15);
+  if (!parsed.ok()) return parsed.status();
+  return Swap2TurnOf(*state, *parsed);
+}
+
+const std::vector<std::string> kThree = {"7,7", "8,7", "9,9"};
+const std::vector<std::string> kFive = {"7,7", "8,7", "9,9", "8,8", "8,6"};
+
+TEST(GomocupSwap2Test, ABrainWithoutJudgementTakesTheRuleDefaults) {
+  // The tactical brain places three stones near the centre, keeps white
+  // and plays move 4, and keeps black after five stones.
+  const std::vector<std::string> replies = RunScript(Concat(
+      {{"START 15"}, Swap2Board({}), Swap2Board(kThree), Swap2Board(kFive)}));
+  ASSERT_EQ(replies.size(), 4u);
+  absl::StatusOr<Swap2Turn> placed = TurnOf({}, replies[1]);
+  ASSERT_TRUE(placed.ok()) << replies[1] << ": " << placed.status();
+  EXPECT_EQ(placed->actions.size(), 3u);
+  absl::StatusOr<Swap2Turn> kept = TurnOf(kThree, replies[2]);
+  ASSERT_TRUE(kept.ok()) << replies[2] << ": " << kept.status();
+  EXPECT_EQ(kept->actions[0], OpeningAction::KeepColours());
+  EXPECT_TRUE(kept->move.has_value());
+  EXPECT_EQ(replies[3], "SWAP");
+}
+
+TEST(GomocupSwap2Test, AnswersEachDecisionByTheConvention) {
+  const Point e5 = *ParseGomocupPoint("4,10", 15);
+  const Point f5 = *ParseGomocupPoint("5,10", 15);
+  auto brain = std::make_unique<ScriptedOpeningBrain>(std::vector<OpeningAction>{
+      OpeningAction::Swap(),                             // after 3: black
+      OpeningAction::Place(e5), OpeningAction::Place(f5),  // after 3: two
+      OpeningAction::Swap(),                             // after 5: white
+      OpeningAction::Place(e5),  // refused after 5: the default instead
+  });
+  const std::vector<std::string> replies = RunScript(
+      Concat({{"START 15"}, Swap2Board(kThree),
+              // The first player, now white, plays move 4; we answer move 5.
+              {"TURN 10,10"}, Swap2Board(kThree), Swap2Board(kFive),
+              Swap2Board(kFive)}),
+      std::move(brain));
+  ASSERT_EQ(replies.size(), 6u);
+  EXPECT_EQ(replies[1], "SWAP");
+  absl::StatusOr<Point> fifth = ParseGomocupPoint(replies[2], 15);
+  ASSERT_TRUE(fifth.ok()) << replies[2];
+  EXPECT_EQ(replies[3], "4,10 5,10");
+  // Move 6, taking white: the brain's first legal point, a1.
+  EXPECT_EQ(replies[4], "0,14");
+  EXPECT_EQ(replies[5], "SWAP");  // the default keeps black
+}
+
+TEST(GomocupSwap2Test, RejectsBadBlocksAndKeepsRunning) {
+  const std::vector<std::string> replies = RunScript(Concat({
+      Swap2Board({}),  // before START
+      {"START 15"},
+      Swap2Board({"7,7", "8,7", "9,9", "8,8"}),
+      Swap2Board({"7,7", "7,7", "9,9"}),
+      Swap2Board({"7,7", "8,7", "9;9"}),
+      Swap2Board({"7,7", "8,7", "19,9"}),
+      {"INFO rule 4", "START 20"},
+      Swap2Board({}),  // renju on 20x20
+      {"START 15"},
+      Swap2Board(kThree),
+  }));
+  const std::vector<std::string> expected_prefixes = {
+      "ERROR SWAP2BOARD: no board yet: send START first",
+      "OK",
+      "ERROR SWAP2BOARD: 4 stones; swap2 asks after 0, 3 or 5",
+      "ERROR SWAP2BOARD: stone 2 (7,7): ",
+      "ERROR SWAP2BOARD: line 3 '9;9' of the position: '9;9' is not a point",
+      "ERROR SWAP2BOARD: line 3 '19,9' of the position: point 19,9 is off",
+      "OK",
+      "ERROR SWAP2BOARD: ",
+      "OK",
+      "",
+  };
+  ASSERT_EQ(replies.size(), expected_prefixes.size());
+  for (size_t i = 0; i + 1 < replies.size(); ++i) {
+    EXPECT_TRUE(absl::StartsWith(replies[i], expected_prefixes[i]))
+        << "reply " << i << ": " << replies[i];
+  }
+  EXPECT_TRUE(TurnOf(kThree, replies.back()).ok()) << replies.back();
 }
 
 TEST(GomocupProtocolTest, RejectsBadPositionBlocks) {

@@ -11,11 +11,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gomocup/gomocup_protocol.h"
 #include "gomocup/search_brain.h"
+#include "gomocup/swap2.h"
 #include "gomocup/time_manager.h"
 #include "gtest/gtest.h"
 #include "search/fake_evaluators.h"
@@ -310,6 +312,53 @@ TEST(PlayTimeTest, WithoutTimeManagementTheBudgetIsSpent) {
   EXPECT_GE(absl::ToInt64Milliseconds(absl::Now() - start),
             MoveBudgetMs(300, std::nullopt));
   harness.Finish();
+}
+
+// SWAP2BOARD with the search brain: the opening player's decisions, each
+// summarised in a MESSAGE, within the turn's time.
+TEST(PlayTimeTest, SearchBrainAnswersSwap2WithTheOpeningPlayer) {
+  RandomEvaluator evaluator(3);
+  SearchBrainOptions brain = Reuse(false);
+  brain.opening.candidate_visits = 8;
+  brain.opening.max_candidates = 3;
+  Harness harness(MakeSearchBrain(FastParams(), brain, evaluator, 15, 1),
+                  PlayTimeOptions());
+  harness.Send("START 15\nINFO timeout_turn 2000\nINFO max_node 64");
+  const absl::Time start = absl::Now();
+  harness.Send("SWAP2BOARD\nDONE");
+  // Three decisions, three MESSAGE lines, then the stones.
+  std::vector<std::string> replies = harness.WaitForLines(5);
+  ASSERT_EQ(replies.size(), 5u);
+  EXPECT_LE(absl::ToInt64Milliseconds(harness.ReplyTime(4) - start),
+            2000 + TurnReserveMs(2000));
+  for (int i = 1; i <= 3; ++i) {
+    EXPECT_TRUE(absl::StartsWith(replies[i], "MESSAGE opening Place("))
+        << replies[i];
+  }
+  absl::StatusOr<Swap2Answer> stones = ParseSwap2Answer(replies[4], 15);
+  ASSERT_TRUE(stones.ok()) << stones.status();
+  absl::StatusOr<OpeningState> empty =
+      Swap2StateOf({}, Variant::kRenju, 15);
+  ASSERT_TRUE(empty.ok());
+  ASSERT_TRUE(Swap2TurnOf(*empty, *stones).ok()) << replies[4];
+
+  // The second player's choice on those stones: SWAP, or a point (move 4,
+  // after the search's own MESSAGE); the opening player never places two.
+  std::string command = "SWAP2BOARD";
+  for (absl::string_view p : absl::StrSplit(replies[4], ' ')) {
+    absl::StrAppend(&command, "\n", p);
+  }
+  harness.Send(command + "\nDONE");
+  replies = harness.Finish();
+  ASSERT_GE(replies.size(), 7u);
+  EXPECT_TRUE(absl::StartsWith(replies[5], "MESSAGE opening ")) << replies[5];
+  absl::StatusOr<OpeningState> three =
+      Swap2StateOf(stones->points, Variant::kRenju, 15);
+  ASSERT_TRUE(three.ok()) << three.status();
+  absl::StatusOr<Swap2Answer> choice = ParseSwap2Answer(replies.back(), 15);
+  ASSERT_TRUE(choice.ok()) << choice.status();
+  EXPECT_LE(choice->points.size(), 1u) << replies.back();
+  EXPECT_TRUE(Swap2TurnOf(*three, *choice).ok()) << replies.back();
 }
 
 }  // namespace

@@ -70,7 +70,9 @@ TEST(GameRecordTest, OpeningActionsAreCheckedAgainstTheRule) {
   forged.mutable_plies(4)->set_move(P("k11"));
   EXPECT_EQ(ValidateGameRecord(forged).status().message(),
             "opening rule rif: opening action 7 of 7 (ChooseFifth(k11)): k11 "
-            "is not one of the offered 5th moves (g7 j7)");
+            "is not one of the offered 5th moves (g7 j7); RIF expects white "
+            "(the first player) to choose one of the 2 offered 5th moves (g7 "
+            "j7)");
 
   // The stones do not follow the actions.
   forged = fair;
@@ -92,7 +94,7 @@ TEST(GameRecordTest, OpeningActionsAreCheckedAgainstTheRule) {
   forged.mutable_opening_actions(3)->set_kind(
       static_cast<pb::OpeningActionKind>(42));
   EXPECT_EQ(ValidateGameRecord(forged).status().message(),
-            "opening action 4: kind 42 is not an opening action");
+            "opening action 4 of 7: kind 42 is not an opening action");
 
   forged = fair;
   forged.set_opening_rule("speedy");

@@ -710,5 +710,44 @@ TEST(OpeningRecordTest, RejectsAnUnfinishedOpeningAndOtherStones) {
       << other;
 }
 
+TEST(PlayOpeningTest, TakesTheDecidersActionsToTheEnd) {
+  OpeningState state = *OpeningState::Create(*ParseOpeningRule("rif"));
+  const std::vector<OpeningAction> actions = ParseActions(kRifActions);
+  size_t next = 0;
+  auto script = [&](const OpeningState&) -> absl::StatusOr<OpeningAction> {
+    return actions[next++];
+  };
+  ASSERT_TRUE(PlayOpening(state, script).ok());
+  EXPECT_TRUE(state.done());
+  EXPECT_EQ(state.actions(), actions);
+}
+
+TEST(PlayOpeningTest, NamesARefusedActionAndStopsWhenTold) {
+  OpeningState state = *OpeningState::Create(*ParseOpeningRule("rif"));
+  auto swap = [](const OpeningState&) -> absl::StatusOr<OpeningAction> {
+    return OpeningAction::Swap();
+  };
+  const absl::Status refused = PlayOpening(state, swap);
+  EXPECT_TRUE(absl::IsInternal(refused)) << refused;
+  EXPECT_NE(refused.message().find(
+                "the first player's opening action Swap was refused: out of "
+                "phase"),
+            std::string::npos)
+      << refused;
+  EXPECT_TRUE(state.actions().empty());
+
+  auto failing = [](const OpeningState&) -> absl::StatusOr<OpeningAction> {
+    return absl::UnavailableError("evaluator gone");
+  };
+  EXPECT_TRUE(absl::IsUnavailable(PlayOpening(state, failing)));
+
+  const std::atomic<bool> stop{true};
+  auto place = [](const OpeningState&) -> absl::StatusOr<OpeningAction> {
+    return OpeningAction::Place(Pt("h8"));
+  };
+  EXPECT_TRUE(absl::IsCancelled(PlayOpening(state, place, &stop)));
+  EXPECT_TRUE(state.actions().empty());
+}
+
 }  // namespace
 }  // namespace renju

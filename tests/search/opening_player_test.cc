@@ -180,6 +180,58 @@ TEST(OpeningPlayerTest, PlacesABalancedStoneBeforeASwapOption) {
   EXPECT_NEAR(d->value, 0.0f, 1e-4);
 }
 
+// Swap2 after three stones: the second player's colour choice, which also
+// allows placing moves 4 and 5.
+OpeningState Swap2ColourChoice() {
+  OpeningState state = Start("swap2");
+  Apply(state, {OpeningAction::Place(Pt("h8")), OpeningAction::Place(Pt("i9")),
+                OpeningAction::Place(Pt("j10"))});
+  EXPECT_TRUE(state.Allows(OpeningActionKind::kPlace));
+  return state;
+}
+
+TEST(OpeningPlayerTest, Swap2PlacesTwoStonesOnlyAsOftenAsConfigured) {
+  MarkedPointEvaluator evaluator(0.8f, {});
+  OpeningParams params = OneVisit();
+  // Never by the values alone: black is winning, so it takes black.
+  OpeningPlayer chooser(SmallSearch(), params, evaluator);
+  Random rng(1);
+  absl::StatusOr<OpeningDecision> d = chooser.Decide(Swap2ColourChoice(), rng);
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_EQ(d->action.kind, OpeningActionKind::kSwap);
+
+  // Always: moves 4 and 5, then the first player chooses a colour.
+  params.swap2_place_two_share = 1;
+  OpeningPlayer placer(SmallSearch(), params, evaluator);
+  OpeningState state = Swap2ColourChoice();
+  for (int move = 4; move <= 5; ++move) {
+    d = placer.Decide(state, rng);
+    ASSERT_TRUE(d.ok()) << d.status();
+    ASSERT_EQ(d->action.kind, OpeningActionKind::kPlace) << "move " << move;
+    ASSERT_TRUE(state.Apply(d->action).ok());
+  }
+  EXPECT_EQ(state.to_act(), Player::kFirst);
+  d = placer.Decide(state, rng);
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_NE(d->action.kind, OpeningActionKind::kPlace);
+
+  // Half the time: both choices over a fixed list of seeds.
+  params.swap2_place_two_share = 0.5;
+  OpeningPlayer sometimes(SmallSearch(), params, evaluator);
+  int placed = 0;
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    Random draw(seed);
+    d = sometimes.Decide(Swap2ColourChoice(), draw);
+    ASSERT_TRUE(d.ok()) << d.status();
+    placed += d->action.kind == OpeningActionKind::kPlace;
+  }
+  EXPECT_GT(placed, 0);
+  EXPECT_LT(placed, 20);
+
+  params.swap2_place_two_share = 1.5;
+  EXPECT_FALSE(params.Validate().ok());
+}
+
 TEST(OpeningPlayerTest, NonSymmetricPointsSkipMirrorImages) {
   // h8 alone: every point at the same distance in one of 8 directions is
   // symmetric; i9 and g7 are mirror images, i8 is not one of them.

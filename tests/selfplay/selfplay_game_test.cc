@@ -139,6 +139,23 @@ TEST(SelfplayGameTest, OpeningRuleGamesRecordEveryAction) {
   }
 }
 
+// With opening_swap2_place_two at 1 the second player always places moves
+// 4 and 5, so the game starts from a five-stone swap2 position whose
+// record validates.
+TEST(SelfplayGameTest, Swap2PlaceTwoShareReachesFiveStonePositions) {
+  SelfplaySettings settings = RuleSettings("swap2");
+  settings.opening_player.swap2_place_two_share = 1;
+  absl::StatusOr<pb::GameRecord> record = Play(settings, 5);
+  ASSERT_TRUE(record.ok()) << record.status();
+  ASSERT_TRUE(ValidateGameRecord(*record).ok())
+      << ValidateGameRecord(*record).status();
+  EXPECT_EQ(record->opening_plies(), 5);
+  // Five stones, then the first player's colour choice.
+  ASSERT_EQ(record->opening_actions_size(), 6);
+  EXPECT_EQ(record->opening_actions(4).kind(), pb::OPENING_PLACE);
+  EXPECT_NE(record->opening_actions(5).kind(), pb::OPENING_PLACE);
+}
+
 // The mix draws rules by weight beside the placed openings; without rules
 // no game plays one.
 TEST(SelfplayGameTest, OpeningMixDrawsRulesByWeight) {

@@ -3,9 +3,15 @@
 # move request with the first empty point in reading order from the top-left,
 # remembering the stones it was told about. Writes MESSAGE and DEBUG lines
 # before each move, as real engines do.
+# Swap2: with arguments ANSWER0 ANSWER3 ANSWER5 it answers SWAP2BOARD after
+# 0, 3 and 5 stones with them, verbatim; without, it answers UNKNOWN, as an
+# engine that does not know the command.
 declare -A taken
 size=15
 in_board=0
+in_swap2=0
+swap2_stones=0
+swap2_answers=("$@")
 
 reply_move() {
   echo "MESSAGE thinking"
@@ -23,6 +29,19 @@ reply_move() {
 
 while IFS= read -r line; do
   line=${line%$'\r'}
+  if ((in_swap2)); then
+    if [[ $line == DONE ]]; then
+      in_swap2=0
+      if ((${#swap2_answers[@]} == 0)); then
+        echo "UNKNOWN SWAP2BOARD"
+      else
+        echo "${swap2_answers[swap2_stones / 2]}"
+      fi
+    else
+      ((swap2_stones++))
+    fi
+    continue
+  fi
   if ((in_board)); then
     if [[ $line == DONE ]]; then
       in_board=0
@@ -38,6 +57,7 @@ while IFS= read -r line; do
     BEGIN) reply_move ;;
     TURN*) taken[${line#TURN }]=1; reply_move ;;
     BOARD) taken=(); in_board=1 ;;
+    SWAP2BOARD) in_swap2=1; swap2_stones=0 ;;
     ABOUT) echo 'name="fake-legal", version="1.0"' ;;
     END) exit 0 ;;
   esac
