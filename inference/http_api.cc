@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "rpc/game_record.h"
+#include "rules/opening.h"
 
 namespace renju {
 namespace {
@@ -16,13 +17,15 @@ using Json = nlohmann::json;
 using OrderedJson = nlohmann::ordered_json;
 
 const std::vector<std::string>& PositionFields() {
-  static const auto* fields = new std::vector<std::string>{"moves", "rule"};
+  static const auto* fields = new std::vector<std::string>{
+      "moves", "rule", "opening_rule", "opening_actions"};
   return *fields;
 }
 
 const std::vector<std::string>& SuggestFields() {
   static const auto* fields = new std::vector<std::string>{
-      "moves", "rule", "visits", "time_ms", "candidates"};
+      "moves",        "rule",           "visits", "time_ms", "candidates",
+      "opening_rule", "opening_actions"};
   return *fields;
 }
 
@@ -125,6 +128,119 @@ bool ParseGame(const Json& object, int size, bool may_end_forbidden,
   return true;
 }
 
+// The opening rule and its actions, when the body names a rule: the state
+// they replay to (rules/opening.h), its stones as the game, and the
+// service's opening request. The actions place the stones, so "moves" must
+// be empty then.
+bool ParseOpening(const Json& object, int size, HttpApiRequest& out,
+                  HttpApiError& error) {
+  std::string rule_text;
+  std::string actions_text;
+  if (!GetString(object, "opening_rule", "", rule_text, error) ||
+      !GetString(object, "opening_actions", "", actions_text, error)) {
+    return false;
+  }
+  if (rule_text.empty()) {
+    if (!actions_text.empty()) {
+      error = {"opening_actions",
+               "opening actions need an \"opening_rule\" to be played under"};
+      return false;
+    }
+    return true;
+  }
+  if (!out.game.moves().empty()) {
+    error = {"moves",
+             "give \"moves\" or an \"opening_rule\", not both: the "
+             "opening's actions place its stones"};
+    return false;
+  }
+  absl::StatusOr<OpeningRule> rule = ParseOpeningRule(rule_text);
+  if (!rule.ok()) {
+    error = {"opening_rule", std::string(rule.status().message())};
+    return false;
+  }
+  const Variant variant = out.game.variant();
+  absl::StatusOr<OpeningState> empty =
+      OpeningState::Create(*rule, variant, size);
+  if (!empty.ok()) {
+    error = {"opening_rule", std::string(empty.status().message())};
+    return false;
+  }
+  absl::StatusOr<std::vector<OpeningAction>> actions =
+      ParseOpeningActionList(actions_text, size);
+  if (!actions.ok()) {
+    error = {"opening_actions", std::string(actions.status().message())};
+    return false;
+  }
+  absl::StatusOr<OpeningState> state =
+      ReplayOpening(*rule, *actions, variant, size);
+  if (!state.ok()) {
+    error = {"opening_actions", std::string(state.status().message())};
+    return false;
+  }
+  out.game = state->game();
+  out.suggest.set_opening_rule(OpeningRuleName(*rule));
+  for (const OpeningAction& a : *actions) {
+    *out.suggest.add_opening_actions() = ToProto(a, size);
+  }
+  out.opening = *std::move(state);
+  return true;
+}
+
+// "Place", "Swap", ...: the names of the action syntax.
+std::string KindText(OpeningActionKind kind) {
+  switch (kind) {
+    case OpeningActionKind::kPlace:
+      return "Place";
+    case OpeningActionKind::kPass:
+      return "Pass";
+    case OpeningActionKind::kSwap:
+      return "Swap";
+    case OpeningActionKind::kKeepColours:
+      return "KeepColours";
+    case OpeningActionKind::kDeclareCount:
+      return "DeclareCount";
+    case OpeningActionKind::kOfferFifth:
+      return "OfferFifth";
+    case OpeningActionKind::kChooseFifth:
+      return "ChooseFifth";
+  }
+  return "?";
+}
+
+OrderedJson PointsJson(const std::vector<Point>& points) {
+  OrderedJson out = OrderedJson::array();
+  for (Point p : points) out.push_back(PointName(p));
+  return out;
+}
+
+// Where an opening stands: what the rule asks next and of whom.
+OrderedJson OpeningJson(const OpeningState& state) {
+  OrderedJson actions = OrderedJson::array();
+  for (const OpeningAction& a : state.actions()) {
+    actions.push_back(a.ToString());
+  }
+  OrderedJson allows = OrderedJson::array();
+  for (int k = 0; k < kNumOpeningActionKinds; ++k) {
+    const auto kind = static_cast<OpeningActionKind>(k);
+    if (!state.done() && state.Allows(kind)) allows.push_back(KindText(kind));
+  }
+  const Player player = state.to_act();
+  OrderedJson out = {
+      {"rule", OpeningRuleName(state.rule())},
+      {"actions", actions},
+      {"done", state.done()},
+      {"expectation", state.done() ? std::string("the opening is over")
+                                   : state.Expectation()},
+      {"to_act", std::string(PlayerName(player))},
+      {"color", state.PlayerOf(Color::kBlack) == player ? "black" : "white"},
+      {"black_player", std::string(PlayerName(state.black_player()))},
+      {"allows", allows},
+      {"offer_count", state.RequiredOfferCount()},
+      {"offered", PointsJson(state.offered())}};
+  return out;
+}
+
 // A point index from the service; its answer is trusted no more than any
 // other process's.
 std::string MoveText(int index, int size) {
@@ -146,7 +262,8 @@ bool ParsePositionRequest(const std::string& body, int size,
                           HttpApiRequest& out, HttpApiError& error) {
   Json object;
   return ParseObject(body, PositionFields(), object, error) &&
-         ParseGame(object, size, /*may_end_forbidden=*/true, out, error);
+         ParseGame(object, size, /*may_end_forbidden=*/true, out, error) &&
+         ParseOpening(object, size, out, error);
 }
 
 bool ParseSuggestRequest(const std::string& body, int size,
@@ -154,7 +271,14 @@ bool ParseSuggestRequest(const std::string& body, int size,
                          HttpApiError& error) {
   Json object;
   if (!ParseObject(body, SuggestFields(), object, error) ||
-      !ParseGame(object, size, /*may_end_forbidden=*/false, out, error)) {
+      !ParseGame(object, size, /*may_end_forbidden=*/false, out, error) ||
+      !ParseOpening(object, size, out, error)) {
+    return false;
+  }
+  if (out.opening && out.opening->done()) {
+    error = {"opening_actions",
+             absl::StrCat(out.opening->Expectation(),
+                          "; ask for a move with \"moves\" instead")};
     return false;
   }
   if (out.game.over()) {
@@ -177,6 +301,12 @@ bool ParseSuggestRequest(const std::string& body, int size,
   out.suggest.set_time_ms(time_ms);
   out.suggest.set_num_candidates(candidates);
   return true;
+}
+
+OrderedJson PositionJson(HttpApiRequest& request) {
+  OrderedJson out = PositionJson(request.game);
+  if (request.opening) out["opening"] = OpeningJson(*request.opening);
+  return out;
 }
 
 OrderedJson PositionJson(Game& game) {
@@ -208,9 +338,49 @@ OrderedJson PositionJson(Game& game) {
   return out;
 }
 
-OrderedJson SuggestJson(Game& game, const pb::SuggestRequest& request,
+// The model's advice on an opening decision, with the values behind it
+// (proto/inference.proto, OpeningSuggestion).
+OrderedJson AdviceJson(const pb::OpeningSuggestion& o, int32_t visits,
+                       int64_t generation, int size) {
+  absl::StatusOr<OpeningAction> action = FromProto(o.action(), size);
+  OrderedJson points = OrderedJson::array();
+  for (int p : o.action().points()) points.push_back(MoveText(p, size));
+  if (o.action().points().empty() && action.ok() &&
+      (action->kind == OpeningActionKind::kPlace ||
+       action->kind == OpeningActionKind::kChooseFifth)) {
+    points.push_back(PointName(action->point));
+  }
+  OrderedJson candidates = OrderedJson::array();
+  for (const pb::OpeningCandidate& c : o.candidates()) {
+    candidates.push_back({{"point", MoveText(c.point(), size)},
+                          {"black_score", c.black_score()}});
+  }
+  return {{"action", o.action_text()},
+          {"kind", action.ok() ? KindText(action->kind) : "?"},
+          {"points", points},
+          {"count", o.action().count()},
+          {"player", o.player()},
+          {"color", o.color() == pb::BLACK ? "black" : "white"},
+          {"value", o.value()},
+          {"black_score", o.black_score()},
+          {"candidates", candidates},
+          {"visits", visits},
+          {"model_generation", generation}};
+}
+
+OrderedJson SuggestJson(HttpApiRequest& parsed,
                         const pb::SuggestResponse& response) {
+  Game& game = parsed.game;
+  const pb::SuggestRequest& request = parsed.suggest;
   const int size = game.size();
+  if (parsed.opening) {
+    OrderedJson out = PositionJson(parsed);
+    out["opening"]["advice"] = AdviceJson(response.opening(), response.visits(),
+                                          response.model_generation(), size);
+    out["budget"] = {{"visits", request.visits()},
+                     {"time_ms", request.time_ms()}};
+    return out;
+  }
   OrderedJson candidates = OrderedJson::array();
   for (const pb::Candidate& c : response.candidates()) {
     OrderedJson pv = MovesJson(c.principal_variation(), size);

@@ -15,6 +15,21 @@
 //         "pv", "visits", "model_generation", "decided_by", "budget",
 //         "candidates": [{"move", "visits", "win", "draw", "loss", "prior",
 //         "pv"}, ...]}
+//   Both also take {"opening_rule": "rif", "opening_actions": "Place(h8)
+//   Place(h9) Place(i10) Swap ..."} (rules/opening.h: rules and action
+//   syntax) instead of "moves": the actions replay under the rule (a 400
+//   names the first one it refuses) and the answer gains "opening":
+//     {"rule", "actions", "done", "expectation", "to_act" ("first" or
+//      "second"), "color" (the colour the actor holds now), "black_player",
+//      "allows": ["Place", "Swap", "KeepColours", "DeclareCount",
+//      "OfferFifth", "ChooseFifth"] (those allowed now), "offer_count",
+//      "offered": [...]}
+//   and /api/suggest asks the model for the next action (not for a finished
+//   opening): "opening" then holds "advice": {"action" ("Swap",
+//   "OfferFifth(j9 g7)", ...), "kind", "points", "count", "player",
+//   "color", "value", "black_score", "candidates": [{"point",
+//   "black_score"}], "visits", "model_generation"}; scores are win - loss,
+//   -1..1 (inference.proto, OpeningSuggestion).
 //
 // Moves are in play order from the empty board, separated by spaces or
 // commas ("pass" passes). Win, draw and loss are for the side to move. A
@@ -25,11 +40,13 @@
 #define RENJU_INFERENCE_HTTP_API_H_
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "proto/config.pb.h"
 #include "proto/inference.pb.h"
 #include "rules/game.h"
+#include "rules/opening.h"
 
 namespace renju {
 
@@ -42,9 +59,11 @@ struct HttpApiError {
 };
 
 // A checked request body: the game its moves make (not over for a
-// suggestion) and, for /api/suggest, the service's request.
+// suggestion) or its opening's stones, the opening when it names a rule,
+// and, for /api/suggest, the service's request.
 struct HttpApiRequest {
   Game game;
+  std::optional<OpeningState> opening;
   pb::SuggestRequest suggest;
 };
 
@@ -68,13 +87,17 @@ bool ParseSuggestRequest(const std::string& body, int size,
                          const pb::ServerConfig& server, HttpApiRequest& out,
                          HttpApiError& error);
 
-// The answer to /api/position. Non-const: the forbidden-point test probes
-// the board (and restores it).
+// A position's fields. Non-const: the forbidden-point test probes the
+// board (and restores it).
 nlohmann::ordered_json PositionJson(Game& game);
 
-// The answer to /api/suggest: PositionJson(game) with the suggestion.
-nlohmann::ordered_json SuggestJson(Game& game,
-                                   const pb::SuggestRequest& request,
+// The answer to /api/position: PositionJson(request.game), with "opening"
+// when the request named an opening rule.
+nlohmann::ordered_json PositionJson(HttpApiRequest& request);
+
+// The answer to /api/suggest: PositionJson(request) with the suggestion;
+// for an opening, the position and "opening" with its "advice".
+nlohmann::ordered_json SuggestJson(HttpApiRequest& request,
                                    const pb::SuggestResponse& response);
 
 nlohmann::ordered_json ErrorJson(const HttpApiError& error);

@@ -181,7 +181,7 @@ void HttpFrontend::HandlePosition(const httplib::Request& request,
     ReplyError(response, 400, error);
     return;
   }
-  ReplyJson(response, 200, PositionJson(parsed.game));
+  ReplyJson(response, 200, PositionJson(parsed));
 }
 
 void HttpFrontend::HandleSuggest(const httplib::Request& request,
@@ -225,7 +225,7 @@ void HttpFrontend::HandleSuggest(const httplib::Request& request,
     return;
   }
   ReplyJson(response, 200,
-            SuggestJson(parsed.game, parsed.suggest, suggestion));
+            SuggestJson(parsed, suggestion));
 }
 
 }  // namespace renju

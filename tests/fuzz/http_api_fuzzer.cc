@@ -21,7 +21,7 @@ void CheckBody(const std::string& body) {
   HttpApiError error;
   if (ParsePositionRequest(body, kRenjuBoardSize, request, error)) {
     RENJU_CHECK(request.game.ply() == request.suggest.position().moves_size());
-    Dump(PositionJson(request.game));
+    Dump(PositionJson(request));
   } else {
     Dump(ErrorJson(error));
   }

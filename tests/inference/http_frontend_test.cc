@@ -186,6 +186,58 @@ TEST_F(HttpFrontendTest, SuggestIsTheServicesSearch) {
   }
 }
 
+// Under an opening rule the page asks what the rule wants next and the
+// model's advice: after Taraguchi-10's first stone the second player may
+// swap, and the model says whether to, with black's score behind it.
+TEST_F(HttpFrontendTest, AnOpeningsNextActionAndTheModelsAdvice) {
+  StartHttp();
+  Json answer;
+  ASSERT_EQ(Post("/api/position",
+                 R"j({"opening_rule": "taraguchi10",
+                     "opening_actions": "Place(h8)"})j",
+                 answer),
+            200)
+      << answer;
+  EXPECT_EQ(answer["moves"], Json::parse(R"(["h8"])"));
+  EXPECT_EQ(answer["opening"]["rule"], "taraguchi10");
+  EXPECT_EQ(answer["opening"]["done"], false);
+  EXPECT_EQ(answer["opening"]["to_act"], "second");
+  EXPECT_EQ(answer["opening"]["color"], "white");
+  EXPECT_EQ(answer["opening"]["allows"],
+            Json::parse(R"(["Swap", "KeepColours"])"));
+  EXPECT_FALSE(answer["opening"].contains("advice")) << answer;
+
+  ASSERT_EQ(Post("/api/suggest",
+                 R"j({"opening_rule": "taraguchi10",
+                     "opening_actions": "Place(h8)", "visits": 8})j",
+                 answer),
+            200)
+      << answer;
+  const Json& advice = answer["opening"]["advice"];
+  EXPECT_TRUE(advice["kind"] == "Swap" || advice["kind"] == "KeepColours")
+      << advice;
+  EXPECT_EQ(advice["action"], advice["kind"]);
+  EXPECT_EQ(advice["player"], "second");
+  EXPECT_EQ(advice["model_generation"], 1);
+  EXPECT_GT(advice["visits"].get<int>(), 0);
+  const float black_score = advice["black_score"].get<float>();
+  EXPECT_GE(black_score, -1.0f);
+  EXPECT_LE(black_score, 1.0f);
+  // The better colour is the one taken: black's score when swapping.
+  EXPECT_EQ(advice["kind"] == "Swap", black_score > 0) << advice;
+
+  // A finished opening has no next action to advise on.
+  ASSERT_EQ(Post("/api/position",
+                 R"j({"opening_rule": "swap1",
+                     "opening_actions": "Place(c3) KeepColours"})j",
+                 answer),
+            200)
+      << answer;
+  EXPECT_EQ(answer["opening"]["done"], true);
+  EXPECT_EQ(answer["to_move"], "white");
+  EXPECT_EQ(answer["opening"]["allows"], Json::array());
+}
+
 TEST_F(HttpFrontendTest, ABudgetOverTheLimitGetsTheLimit) {
   config_.mutable_server()->set_max_visits(40);
   config_.mutable_server()->set_max_candidates(4);
@@ -236,6 +288,26 @@ TEST_F(HttpFrontendTest, EveryBadRequestIs400NamingTheField) {
        "non-negative integer"},
       {"/api/suggest", R"({"moves": "h8", "candidates": "3"})", "candidates",
        "non-negative integer"},
+      {"/api/suggest",
+       R"j({"opening_rule": "rif",
+           "opening_actions": "Place(h8) Place(h9) Place(a1)"})j",
+       "opening_actions", "opening action 3 of 3 (Place(a1))"},
+      {"/api/position",
+       R"j({"opening_rule": "taraguchi10",
+           "opening_actions": "Place(h8) Swap Swap"})j",
+       "opening_actions", "opening action 3 of 3 (Swap)"},
+      {"/api/suggest",
+       R"j({"opening_rule": "rif", "opening_actions": "Jump"})j",
+       "opening_actions", "Jump"},
+      {"/api/suggest", R"j({"opening_rule": "rif", "moves": "h8"})j", "moves",
+       "not both"},
+      {"/api/suggest", R"j({"opening_actions": "Place(h8)"})j",
+       "opening_actions", "opening_rule"},
+      {"/api/position", R"j({"opening_rule": "pente"})j", "opening_rule",
+       "pente"},
+      {"/api/suggest",
+       R"j({"opening_rule": "swap1", "opening_actions": "Place(c3) Swap"})j",
+       "opening_actions", "instead"},
       {"/api/suggest",
        R"({"moves": ")" + std::string(kMaxHttpBodyBytes, ' ') + R"("})", "",
        "over the limit of 16384 bytes"},
