@@ -3,7 +3,9 @@
 // candidates. Every rule question (whose turn, forbidden points, the end of
 // the game and why, a forbidden move's loss included) is answered by the
 // server's /api/position; the model's moves come from /api/suggest
-// (inference/http_api.h).
+// (inference/http_api.h). Under an opening rule (RIF, Taraguchi-10, swap2,
+// ...) the page first plays the opening's actions, which the server replays
+// and checks; the model advises on the next action when asked.
 'use strict';
 
 const CELL = 36;
@@ -31,6 +33,11 @@ const state = {
   view: null,
   analysis: null,  // {key: the game analysed, values: [{ply, value, best}]}
   records: [],     // the games of the last file opened (/api/records)
+  // Under an opening rule: {rule, actions: ['Place(h8)', 'Swap', ...],
+  // info: the server's "opening" answer, stones: how many it placed,
+// advice: the model's or null,
+  // picks: the points chosen so far for an offer of 5th moves}.
+  opening: null,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -53,6 +60,9 @@ async function api(path, body) {
 }
 
 function rule() { return $('rule').value; }
+function openingRule() { return $('opening-rule').value; }
+// True while the opening's actions are still being played.
+function inOpening() { return state.opening && !state.opening.info.done; }
 // The search budget per move: {visits: n} or {time_ms: n}.
 function budget() {
   const amount = Math.max(1, parseInt($('visits').value, 10) || 1);
@@ -184,9 +194,91 @@ function statusText() {
     return `${RESULT_TEXT[p.result]}: ` +
         `${REASON_TEXT[p.end_reason] || p.end_reason}.`;
   }
+  if (inOpening()) {
+    const o = state.opening.info;
+    const acting = `The ${o.to_act} player (${o.color})`;
+    if (state.busy) return `${acting}: the model is thinking...`;
+    return `Opening: ${acting} acts.`;
+  }
   const toMove = p.to_move === 'black' ? 'Black' : 'White';
   if (state.busy) return `${toMove} to move: the model is thinking...`;
   return `${toMove} to move (move ${p.ply + 1}).`;
+}
+
+// The offered 5th moves (rings) and the points picked for an offer.
+function drawOpeningMarks() {
+  if (!inOpening()) return;
+  const layer = state.view.clear('candidates-layer');
+  const o = state.opening;
+  for (const [points, cls] of [[o.info.offered, 'offered'],
+                               [o.picks, 'picked']]) {
+    for (const point of points) {
+      const [x, y] = pointXY(point);
+      const group = svg('g', {class: cls, 'data-point': point}, layer);
+      svg('circle', {cx: x, cy: y, r: CELL * 0.4}, group);
+    }
+  }
+  const advice = o.advice;
+  if (!advice) return;
+  for (const point of advice.points) {
+    if (state.moves.includes(point)) continue;
+    const [x, y] = pointXY(point);
+    const group = svg('g', {class: 'candidate best advice',
+                            'data-point': point}, layer);
+    svg('circle', {cx: x, cy: y, r: CELL * 0.3}, group);
+    svg('title', {}, group).textContent = 'the model: ' + advice.action;
+    group.addEventListener('click', () => onPointClick(point));
+  }
+}
+
+// An expected score (win + draw / 2) from a score of win - loss.
+function expected(score) { return percent((1 + score) / 2); }
+
+function adviceText(a) {
+  const who = `The ${a.player} player (${a.color}) should take ${a.action}`;
+  const end = `; ${a.visits} visits, generation ${a.model_generation}.`;
+  if (a.kind === 'Swap' || a.kind === 'KeepColours') {
+    return `${who}: as black it expects ${expected(a.black_score)}, as ` +
+        `white ${expected(-a.black_score)}` + end;
+  }
+  if (a.candidates.length > 0) {
+    return `${who}: it expects ${expected(a.value)} after it` + end;
+  }
+  return who + end;
+}
+
+function drawOpeningPanel() {
+  const panel = $('opening-panel');
+  panel.hidden = !state.opening;
+  if (!state.opening) return;
+  const o = state.opening;
+  const info = o.info;
+  let expectation = info.done ? 'The opening is over: play on.' :
+      info.expectation + '.';
+  if (!info.done && info.allows.includes('OfferFifth')) {
+    expectation += ` Click ${info.offer_count} points` +
+        (o.picks.length ? ` (chosen: ${o.picks.join(' ')})` : '') + '.';
+  }
+  $('opening-expectation').textContent = expectation;
+  $('opening-actions').textContent = o.actions.length ?
+      'Actions: ' + o.actions.join(' ') : 'No actions yet.';
+  const allows = info.done ? [] : info.allows;
+  $('opening-swap').hidden = !allows.includes('Swap');
+  $('opening-keep').hidden = !allows.includes('KeepColours');
+  $('opening-declare-label').hidden = !allows.includes('DeclareCount');
+  $('opening-take-advice').hidden = !o.advice || info.done;
+  $('opening-advice').textContent = o.advice ? adviceText(o.advice) : '';
+  const body = $('opening-candidates').querySelector('tbody');
+  while (body.firstChild) body.removeChild(body.firstChild);
+  for (const c of o.advice ? o.advice.candidates : []) {
+    const row = document.createElement('tr');
+    for (const cell of [c.point, expected(c.black_score)]) {
+      const td = document.createElement('td');
+      td.textContent = cell;
+      row.appendChild(td);
+    }
+    body.appendChild(row);
+  }
 }
 
 function draw() {
@@ -194,12 +286,17 @@ function draw() {
   drawStones();
   drawForbidden();
   drawCandidates();
+  drawOpeningMarks();
   drawModelPanel();
+  drawOpeningPanel();
   $('status').textContent = statusText();
   $('moves').value = movesText(state.moves);
-  for (const id of ['new-game', 'undo', 'pass', 'analyse', 'load']) {
+  for (const id of ['new-game', 'undo', 'pass', 'analyse', 'load',
+                    'opening-swap', 'opening-keep', 'opening-declare',
+                    'opening-take-advice']) {
     $(id).disabled = state.busy;
   }
+  $('pass').disabled = state.busy || inOpening();
 }
 
 function showError(message) { $('error').textContent = message || ''; }
@@ -210,9 +307,11 @@ function gameOver() {
   return state.position && state.position.result !== 'ongoing';
 }
 
+// During an opening the user takes every action and the model only
+// advises; "You play" applies from the end of the opening on.
 function modelToMove() {
   const human = $('human').value;
-  return human !== 'both' && state.position &&
+  return human !== 'both' && state.position && !inOpening() &&
       state.position.to_move !== human;
 }
 
@@ -235,6 +334,61 @@ async function setMoves(moves) {
   }
   draw();
   if (!gameOver() && modelToMove()) await modelMove();
+}
+
+// Asks the server to replay `actions` under the opening rule and makes them
+// the game; a refused action leaves the game as it was, and the error names
+// it. Once the opening is over, play goes on from its stones.
+async function setOpening(actions) {
+  const generation = ++state.generation;
+  state.busy = false;
+  showError('');
+  try {
+    const position = await api('/api/position', {
+      rule: rule(), opening_rule: openingRule(),
+      opening_actions: actions.join(' '),
+    });
+    if (generation !== state.generation) return;
+    ensureBoard(position.size);
+    state.opening = {rule: openingRule(), actions, info: position.opening,
+                     stones: position.moves.length, advice: null, picks: []};
+    state.moves = position.moves;
+    state.position = position;
+    state.suggestion = null;
+  } catch (e) {
+    if (generation === state.generation) {
+      showError(e.message);
+      if (state.opening) state.opening.picks = [];
+      draw();
+    }
+    return;
+  }
+  draw();
+  if (!gameOver() && modelToMove()) await modelMove();
+}
+
+function takeOpeningAction(action) {
+  if (state.busy || !inOpening()) return;
+  setOpening(state.opening.actions.concat([action]));
+}
+
+// The model's advice on the opening's next action.
+async function adviseOpening() {
+  const generation = ++state.generation;
+  state.busy = true;
+  draw();
+  try {
+    const s = await api('/api/suggest', {
+      rule: rule(), opening_rule: state.opening.rule,
+      opening_actions: state.opening.actions.join(' '), ...budget(),
+    });
+    if (generation !== state.generation) return;
+    state.opening.advice = s.opening.advice;
+  } catch (e) {
+    if (generation === state.generation) showError(e.message);
+  }
+  if (generation === state.generation) state.busy = false;
+  draw();
 }
 
 // One search of the current position: the candidates for the page, and
@@ -263,8 +417,38 @@ async function search(play) {
 
 function modelMove() { return search(true); }
 
+// A click during the opening: the stone the rule asks for, a point of an
+// offer of 5th moves (sent once there are enough), or the offered 5th move
+// kept.
+function onOpeningClick(name) {
+  const o = state.opening;
+  const allows = o.info.allows;
+  if (allows.includes('ChooseFifth') && o.info.offered.includes(name)) {
+    takeOpeningAction(`ChooseFifth(${name})`);
+  } else if (allows.includes('OfferFifth')) {
+    if (state.moves.includes(name)) return;
+    const i = o.picks.indexOf(name);
+    if (i >= 0) o.picks.splice(i, 1); else o.picks.push(name);
+    if (o.picks.length === o.info.offer_count) {
+      takeOpeningAction(`OfferFifth(${o.picks.join(' ')})`);
+    } else {
+      draw();
+    }
+  } else if (allows.includes('Place')) {
+    if (state.moves.includes(name)) return;
+    takeOpeningAction(`Place(${name})`);
+  } else {
+    showError(o.info.expectation + ': use the buttons.');
+  }
+}
+
 function onPointClick(name) {
-  if (state.busy || gameOver() || modelToMove()) return;
+  if (state.busy) return;
+  if (inOpening()) {
+    onOpeningClick(name);
+    return;
+  }
+  if (gameOver() || modelToMove()) return;
   if (state.moves.includes(name)) return;
   // A forbidden point is legal to play and loses at once (RULES.md §4);
   // the server says so.
@@ -273,8 +457,17 @@ function onPointClick(name) {
 }
 
 // Takes back to the last position where the human is to move.
+// In an opening, or back into one, takes back its last action.
 function undo() {
-  if (state.busy || state.moves.length === 0) return;
+  if (state.busy) return;
+  if (state.opening &&
+      (inOpening() || state.moves.length <= state.opening.stones)) {
+    if (state.opening.actions.length > 0) {
+      setOpening(state.opening.actions.slice(0, -1));
+    }
+    return;
+  }
+  if (state.moves.length === 0) return;
   const human = $('human').value;
   let moves = state.moves.slice(0, -1);
   const toMove = moves.length % 2 === 0 ? 'black' : 'white';
@@ -353,9 +546,12 @@ function clearAnalysis() {
   drawValueGraph();
 }
 
+// A move list is free play: the opening selector goes back to none.
 function loadText(text) {
   clearAnalysis();
   state.suggestion = null;
+  state.opening = null;
+  $('opening-rule').value = '';
   setMoves(text.trim().split(/[\s,]+/).filter((m) => m.length > 0));
 }
 
@@ -407,11 +603,26 @@ function loadRecord(i) {
 
 // --- Start -------------------------------------------------------------------
 
+function newGame() {
+  clearAnalysis();
+  state.suggestion = null;
+  state.opening = null;
+  if (openingRule()) setOpening([]); else setMoves([]);
+}
+
 function start() {
-  $('new-game').addEventListener('click', () => {
-    clearAnalysis();
-    state.suggestion = null;
-    setMoves([]);
+  $('new-game').addEventListener('click', newGame);
+  $('opening-rule').addEventListener('change', newGame);
+  $('opening-swap').addEventListener('click',
+      () => takeOpeningAction('Swap'));
+  $('opening-keep').addEventListener('click',
+      () => takeOpeningAction('KeepColours'));
+  $('opening-declare').addEventListener('click', () => takeOpeningAction(
+      `DeclareCount(${parseInt($('opening-count').value, 10) || 0})`));
+  $('opening-take-advice').addEventListener('click', () => {
+    if (state.opening && state.opening.advice) {
+      takeOpeningAction(state.opening.advice.action);
+    }
   });
   $('undo').addEventListener('click', undo);
   $('pass').addEventListener('click', () => {
@@ -420,7 +631,8 @@ function start() {
     setMoves(state.moves.concat(['pass']));
   });
   $('analyse').addEventListener('click', () => {
-    if (!state.busy && !gameOver()) search(false);
+    if (state.busy) return;
+    if (inOpening()) adviseOpening(); else if (!gameOver()) search(false);
   });
   $('load').addEventListener('click', () => loadText($('moves').value));
   $('analyse-game').addEventListener('click', () => {
@@ -430,10 +642,14 @@ function start() {
   $('open-file').addEventListener('change', openFile);
   $('record-games').addEventListener('change',
       () => loadRecord(parseInt($('record-games').value, 10)));
-  $('human').addEventListener('change', () => setMoves(state.moves));
+  $('human').addEventListener('change', () => {
+    if (inOpening()) setOpening(state.opening.actions);
+    else setMoves(state.moves);
+  });
   $('rule').addEventListener('change', () => {
     state.suggestion = null;
-    setMoves(state.moves);
+    if (inOpening()) setOpening(state.opening.actions);
+    else setMoves(state.moves);
   });
   setMoves([]);
 }
