@@ -268,6 +268,8 @@ function drawOpeningPanel() {
   $('opening-declare-label').hidden = !allows.includes('DeclareCount');
   $('opening-take-advice').hidden = !o.advice || info.done;
   $('opening-advice').textContent = o.advice ? adviceText(o.advice) : '';
+  $('opening-candidates').hidden =
+      !o.advice || o.advice.candidates.length === 0;
   const body = $('opening-candidates').querySelector('tbody');
   while (body.firstChild) body.removeChild(body.firstChild);
   for (const c of o.advice ? o.advice.candidates : []) {
@@ -473,6 +475,11 @@ function undo() {
   const toMove = moves.length % 2 === 0 ? 'black' : 'white';
   if (human !== 'both' && toMove !== human && moves.length > 0) {
     moves = moves.slice(0, -1);
+  }
+  // Not into the opening's stones: back to its last action instead.
+  if (state.opening && moves.length < state.opening.stones) {
+    setOpening(state.opening.actions.slice(0, -1));
+    return;
   }
   state.suggestion = null;
   setMoves(moves);

@@ -3,9 +3,10 @@
 // puppeteer-core. The board: plays moves by clicking and waits for the
 // model's answers on the board, loads a position with a known double-three
 // and finds the point marked, plays it and sees the game end, reloads that
-// saved game. The run page, on a prepared run folder: the generations
-// table, the Elo plot with its anchor, the losses, a match game replayed on
-// the board. Saves a screenshot of each page.
+// saved game; under Taraguchi-10 places the first stone and takes the
+// model's swap-or-keep advice. The run page, on a prepared run folder: the
+// generations table, the Elo plot with its anchor, the losses, a match game
+// replayed on the board. Saves a screenshot of each page.
 //
 //   node browser_test.js RENJU_BINARY CHROMIUM RUN_DIR OUTPUT_DIR
 //
@@ -176,6 +177,29 @@ async function run(page, url) {
   await page.click('#undo');
   await waitForStatus(page, /^Black to move/);
   check(!(await occupied(page)).includes('i8'), 'undo takes it back');
+
+  // An opening rule: Taraguchi-10's first stone, the swap it offers, and
+  // the model's advice on it with the values behind it.
+  await page.select('#opening-rule', 'taraguchi10');
+  await waitForStatus(page, /^Opening: The first player \(black\) acts/);
+  await page.click('rect.hit[data-point="h8"]');
+  await waitForStatus(page, /^Opening: The second player \(white\) acts/);
+  check(!(await page.$eval('#opening-swap', (e) => e.hidden)) &&
+      !(await page.$eval('#opening-keep', (e) => e.hidden)),
+      'after Taraguchi-10\'s first stone the page offers swap or keep');
+  await page.click('#analyse');
+  await page.waitForFunction(
+      () => /should take (Swap|KeepColours): as black it expects \d+%/.test(
+          document.getElementById('opening-advice').textContent),
+      {timeout: WAIT_MS});
+  check(true, 'the model advises swap or keep, with the values');
+  await page.click('#opening-take-advice');
+  await waitForStatus(page, /^Opening: The \w+ player \(white\) acts/);
+  const actions = await page.$eval('#opening-actions', (e) => e.textContent);
+  check(actions.startsWith('Actions: Place(h8) '),
+      'taking the advice is the opening\'s next action');
+  await page.select('#opening-rule', '');
+  await waitForStatus(page, /^Black to move \(move 1\)/);
 }
 
 // The run page on the prepared folder (tests/web/run_folder: a real run's
