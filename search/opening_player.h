@@ -143,6 +143,10 @@ class OpeningPlayer {
   Evaluator& evaluator_;
 };
 
+// How far `p` is from the centre of a `size` board, in lines (the larger
+// of the two coordinate distances).
+int CentreDistance(Point p, int size);
+
 // Up to `n` of `ranked`, in order, skipping each point symmetric to one
 // already taken (RULES.md §6 symmetry of 5th-move candidates, for the
 // stones of `game`).
