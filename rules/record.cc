@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "base/logging.h"
@@ -383,6 +384,23 @@ absl::StatusOr<std::vector<GameRecord>> ReadMoveLists(absl::string_view text) {
     games.push_back(std::move(record));
   }
   return games;
+}
+
+absl::StatusOr<std::string> WriteMoveList(const GameRecord& record) {
+  if (record.size != kRenjuBoardSize) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a move list is read as 15x15; this game is on ", record.size, "x",
+        record.size));
+  }
+  std::vector<std::string> tokens;
+  if (record.result.has_value() && *record.result != GameResult::kOngoing) {
+    tokens.emplace_back(GameResultName(*record.result));
+  }
+  for (Move m : record.moves) tokens.push_back(MoveName(m));
+  // An empty line is no game to ReadMoveLists; "unknown" is a game of no
+  // moves.
+  if (tokens.empty()) tokens.emplace_back("unknown");
+  return absl::StrCat(absl::StrJoin(tokens, " "), "\n");
 }
 
 absl::StatusOr<GameRecord> ReadPsq(absl::string_view text) {

@@ -72,6 +72,10 @@ std::optional<Variant> VariantFromRuleName(absl::string_view name);
 // (`black h8 h9 ...`, the format of dasimagin/renju's train files). Blank
 // lines and lines starting with '#' are skipped. Size 15, variant unset.
 absl::StatusOr<std::vector<GameRecord>> ReadMoveLists(absl::string_view text);
+// One line `black h8 h9 ... pass ...` as ReadMoveLists reads it: the result
+// word when the result is known, then the moves. Fails on a board other
+// than 15 x 15 (a move list does not state its size).
+absl::StatusOr<std::string> WriteMoveList(const GameRecord& record);
 
 // Piskvork .psq: header `Piskvorky WxH, o1:o2, h` (square boards of 5..20),
 // then `x,y[,ms]` lines; the first other line ends the moves and the trailer

@@ -132,6 +132,28 @@ absl::StatusOr<GameRecord> GameFromJson(const nlohmann::json& object) {
   return record;
 }
 
+nlohmann::ordered_json GameToJson(const GameRecord& record) {
+  nlohmann::ordered_json moves = nlohmann::ordered_json::array();
+  for (Move m : record.moves) moves.push_back(MoveName(m));
+  nlohmann::ordered_json object = {{"moves", std::move(moves)}};
+  if (record.result.has_value() && *record.result != GameResult::kOngoing) {
+    object["result"] = std::string(GameResultName(*record.result));
+  }
+  if (record.variant.has_value()) {
+    object["rule"] = std::string(VariantName(*record.variant));
+  }
+  object["size"] = record.size;
+  if (record.opening_rule.has_value()) {
+    object["opening_rule"] = OpeningRuleName(*record.opening_rule);
+    nlohmann::ordered_json actions = nlohmann::ordered_json::array();
+    for (const OpeningAction& a : record.opening_actions) {
+      actions.push_back(a.ToString());
+    }
+    object["opening_actions"] = std::move(actions);
+  }
+  return object;
+}
+
 absl::StatusOr<std::vector<GameRecord>> ReadGameJsonl(absl::string_view text) {
   std::vector<GameRecord> games;
   int line_number = 0;

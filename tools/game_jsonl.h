@@ -32,6 +32,12 @@ namespace renju {
 // One game object; the error names the key and what was wrong with it.
 absl::StatusOr<GameRecord> GameFromJson(const nlohmann::json& object);
 
+// The object GameFromJson reads back as `record`: "moves" as a list, then
+// "result" and "rule" when known, "size", and "opening_rule" with
+// "opening_actions" when the record has an opening rule. One line of a
+// .jsonl file is its dump() and a newline.
+nlohmann::ordered_json GameToJson(const GameRecord& record);
+
 // Every line of `text`; GameRecord::line is the 1-based line number. The
 // error names the line.
 absl::StatusOr<std::vector<GameRecord>> ReadGameJsonl(absl::string_view text);

@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include <pugixml.hpp>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 
 namespace renju {
@@ -158,6 +162,52 @@ absl::StatusOr<std::vector<RifGame>> ReadRif(absl::string_view xml) {
     out.push_back(std::move(*game));
   }
   return out;
+}
+
+absl::StatusOr<std::string> WriteRif(const GameRecord& record) {
+  if (record.size != kRenjuBoardSize) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a .rif game is 15x15; this game is on ", record.size,
+                     "x", record.size));
+  }
+  std::vector<std::string> moves;
+  for (size_t i = 0; i < record.moves.size(); ++i) {
+    const Move m = record.moves[i];
+    if (m.is_pass()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("move ", i + 1, " is a pass: .rif has no passes"));
+    }
+    if (!m.point().OnBoard(record.size)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "move ", i + 1, " (", MoveName(m), ") is off the 15x15 board"));
+    }
+    moves.push_back(MoveName(m));
+  }
+
+  pugi::xml_document doc;
+  pugi::xml_node declaration = doc.append_child(pugi::node_declaration);
+  declaration.append_attribute("version") = "1.0";
+  declaration.append_attribute("encoding") = "utf-8";
+  pugi::xml_node database = doc.append_child("database");
+  if (record.variant.has_value()) {
+    pugi::xml_node rule = database.append_child("rules").append_child("rule");
+    rule.append_attribute("id") = "1";
+    rule.append_attribute("name") =
+        std::string(VariantName(*record.variant)).c_str();
+  }
+  pugi::xml_node game = database.append_child("games").append_child("game");
+  game.append_attribute("id") = "1";
+  if (record.variant.has_value()) game.append_attribute("rule") = "1";
+  if (record.result.has_value() && *record.result != GameResult::kOngoing) {
+    game.append_attribute("bresult") =
+        *record.result == GameResult::kBlackWin   ? "1"
+        : *record.result == GameResult::kWhiteWin ? "0"
+                                                  : "0.5";
+  }
+  game.append_child("move").text() = absl::StrJoin(moves, " ").c_str();
+  std::ostringstream out;
+  doc.save(out, "  ");
+  return out.str();
 }
 
 }  // namespace renju

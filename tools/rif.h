@@ -52,6 +52,14 @@ struct RifGame {
 // that does not parse, no <games> element, a bad bresult or move token.
 absl::StatusOr<std::vector<RifGame>> ReadRif(absl::string_view xml);
 
+// A database of the one game in that form, which ReadRif reads back: the
+// rules table names the variant ("renju", "standard", "freestyle") when the
+// record states it, bresult the result when known. RenjuNet's opening data
+// (alt, swap) is left out: its notation is RenjuNet's and does not map to
+// every opening rule. Fails on a board other than 15 x 15 and on a pass
+// or an off-board move (RenjuNet records have neither).
+absl::StatusOr<std::string> WriteRif(const GameRecord& record);
+
 }  // namespace renju
 
 #endif  // RENJU_TOOLS_RIF_H_
