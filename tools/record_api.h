@@ -1,16 +1,48 @@
-// Record files read for the board page (web/board.js "Open file"): the
-// server reads them with the project's parsers (rules/record.h, tools/rif.h
-// through tools/replay.h), so the page loads what `renju replay` reads.
+// Record files read and written for the board page (web/board.js "Open
+// file" and "Save"): the server uses the project's parsers and writers
+// (rules/record.h, tools/rif.h, tools/game_jsonl.h, through tools/replay.h
+// for reading), so the page loads what `renju replay` reads and saves what
+// it reads.
 //
 //   POST /api/records {"name": "game.psq", "text": "Piskvorky 15x15, ..."}
 //     -> {"format": "psq", "games": [{"moves": "h8 h9 ...", "rule":
-//         "renju" or null, "result": "black" or null, "size": 15}, ...]}
+//         "renju" or null, "result": "black" or null, "size": 15,
+//         "opening_rule": "rif" or null, "opening_actions": ["Place(h8)",
+//         ...]}, ...]}
 //
 // The format comes from the name's extension, else from how the text
 // begins (tools/replay.h). At most kMaxRecordGames games are answered.
+// Only .jsonl and .game records hold an opening rule and its actions
+// (rules/opening.h syntax); for the others they come back null and [].
 // Bad input gets 400 with {"error", "field"}: not a JSON object, an
 // unknown field, a text that does not parse (the parser's message names
 // the line).
+//
+//   POST /api/records/save {"format": "psq", "moves": "h8 h9",
+//                           "rule": "renju", "result": "black",
+//                           "size": 15, "opening_rule": "rif",
+//                           "opening_actions": ["Place(h8)", ...]}
+//     -> {"format": "psq", "name": "renju-game.psq", "text": "Piskvorky
+//         15x15, ...", "dropped": ["rule", "result", ...]}
+//
+// Formats: "moves" (.txt, one line: the result word, then the moves),
+// "psq", "sgf", "rif", "jsonl". Only "format" is required. "moves" as
+// /api/position takes them ("h8 h9", "pass" passes); "rule" renju (the
+// default), standard or freestyle; "result" black, white, draw, unknown or
+// null (not known; the game's end on the board is not inferred); "size"
+// 15 by default; "opening_rule" and "opening_actions" (a list of actions,
+// or one string as /api/position takes them) as a game under an opening
+// rule was played: the moves start with the stones the actions placed, and
+// an opening not yet over has no moves after its stones. "dropped" lists
+// the fields the request gave that the format cannot hold and the text
+// leaves out: "rule" (move list, .psq), "result" (.psq), "opening_rule"
+// and "opening_actions" (all but .jsonl; SGF and RenjuNet have no notation
+// for every opening rule's actions). Bad input gets 400 with {"error",
+// "field"}: malformed JSON, an unknown field, a wrong type, an unknown
+// format, rule, result or opening rule, a bad or illegal move (occupied,
+// after the end), actions the opening rule refuses or moves that do not
+// follow them, and a game the format cannot hold ("format": a pass in
+// .psq or .rif, a board other than 15x15 in a move list or .rif).
 #ifndef RENJU_TOOLS_RECORD_API_H_
 #define RENJU_TOOLS_RECORD_API_H_
 
@@ -37,7 +69,10 @@ struct RecordsAnswer {
 };
 RecordsAnswer RecordsJson(const std::string& body);
 
-// Adds POST /api/records to `server`.
+// The answer to a /api/records/save body: 200 with the text, or 400.
+RecordsAnswer SaveRecordJson(const std::string& body);
+
+// Adds POST /api/records and /api/records/save to `server`.
 void AddRecordRoutes(httplib::Server& server);
 
 }  // namespace renju
