@@ -5,7 +5,9 @@
 // server's /api/position; the model's moves come from /api/suggest
 // (inference/http_api.h). Under an opening rule (RIF, Taraguchi-10, swap2,
 // ...) the page first plays the opening's actions, which the server replays
-// and checks; the model advises on the next action when asked.
+// and checks; the model advises on the next action when asked. Record files
+// are read and written by the server (/api/records, /api/records/save:
+// tools/record_api.h), so the files are those `renju replay` reads.
 'use strict';
 
 const CELL = 36;
@@ -340,8 +342,9 @@ async function setMoves(moves) {
 
 // Asks the server to replay `actions` under the opening rule and makes them
 // the game; a refused action leaves the game as it was, and the error names
-// it. Once the opening is over, play goes on from its stones.
-async function setOpening(actions) {
+// it. Once the opening is over, play goes on from its stones, or from a
+// loaded record's `recordMoves` (which start with those stones).
+async function setOpening(actions, recordMoves) {
   const generation = ++state.generation;
   state.busy = false;
   showError('');
@@ -363,6 +366,18 @@ async function setOpening(actions) {
       if (state.opening) state.opening.picks = [];
       draw();
     }
+    return;
+  }
+  if (recordMoves && recordMoves.length > state.moves.length) {
+    const stones = state.moves;
+    if (!state.opening.info.done ||
+        stones.some((stone, i) => recordMoves[i] !== stone)) {
+      draw();
+      showError('The record\'s moves do not follow its opening (' +
+                stones.join(' ') + '): showing the opening only.');
+      return;
+    }
+    await setMoves(recordMoves);
     return;
   }
   draw();
@@ -562,15 +577,50 @@ function loadText(text) {
   setMoves(text.trim().split(/[\s,]+/).filter((m) => m.length > 0));
 }
 
-function save() {
-  const blob = new Blob([movesText(state.moves) + '\n'], {type: 'text/plain'});
+const DROPPED_TEXT = {
+  rule: 'the rule', result: 'the result', opening_rule: 'the opening rule',
+  opening_actions: 'its actions',
+};
+
+// The game in the chosen format, written by the server's writers
+// (/api/records/save) so that `renju replay` and Open file read it back;
+// the note says what the format could not hold.
+async function save() {
+  showError('');
+  $('save-note').textContent = '';
+  const body = {format: $('save-format').value, moves: movesText(state.moves),
+                rule: rule()};
+  const p = state.position;
+  if (p) {
+    body.size = p.size;
+    if (p.result !== 'ongoing') body.result = p.result;
+  }
+  if (state.opening) {
+    body.opening_rule = state.opening.rule;
+    body.opening_actions = state.opening.actions;
+  }
+  let answer;
+  try {
+    answer = await api('/api/records/save', body);
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  const blob = new Blob([answer.text], {type: 'text/plain'});
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
-  link.download = 'renju-game.txt';
+  link.download = answer.name;
   document.body.appendChild(link);
   link.click();
   link.remove();
   URL.revokeObjectURL(link.href);
+  let note = `Saved ${answer.name}.`;
+  if (answer.dropped.length > 0) {
+    note += ` This format does not hold ` +
+        answer.dropped.map((f) => DROPPED_TEXT[f] || f).join(', ') +
+        ': only .jsonl keeps everything.';
+  }
+  $('save-note').textContent = note;
 }
 
 // A record file (move list, .psq, SGF, .rif, ...), read by the server's
@@ -601,11 +651,27 @@ async function openFile(event) {
   }
 }
 
+// A record's game; one played under an opening rule comes back as the
+// opening (the rule selected, its actions replayed) and the moves after it.
 function loadRecord(i) {
   const game = state.records[i];
   if (game.rule) $('rule').value = game.rule;
   $('moves').value = game.moves;
-  loadText(game.moves);
+  if (!game.opening_rule) {
+    loadText(game.moves);
+    return;
+  }
+  clearAnalysis();
+  state.suggestion = null;
+  state.opening = null;
+  const select = $('opening-rule');
+  if (![...select.options].some((o) => o.value === game.opening_rule)) {
+    // A rule the selector does not list (taraguchi5, centre, ...).
+    select.appendChild(new Option(game.opening_rule, game.opening_rule));
+  }
+  select.value = game.opening_rule;
+  setOpening(game.opening_actions,
+             game.moves.split(' ').filter((m) => m.length > 0));
 }
 
 // --- Start -------------------------------------------------------------------

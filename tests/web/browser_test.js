@@ -3,10 +3,12 @@
 // puppeteer-core. The board: plays moves by clicking and waits for the
 // model's answers on the board, loads a position with a known double-three
 // and finds the point marked, plays it and sees the game end, reloads that
-// saved game; under Taraguchi-10 places the first stone and takes the
-// model's swap-or-keep advice. The run page, on a prepared run folder: the
-// generations table, the Elo plot with its anchor, the losses, a match game
-// replayed on the board. Saves a screenshot of each page.
+// saved game; under Taraguchi-10 places the first stone, takes the model's
+// swap-or-keep advice, saves the opening as .jsonl (the downloaded file)
+// and opens it again, and saves it as .psq (the dropped fields named).
+// The run page, on a prepared run folder: the generations table, the Elo
+// plot with its anchor, the losses, a match game replayed on the board.
+// Saves a screenshot of each page.
 //
 //   node browser_test.js RENJU_BINARY CHROMIUM RUN_DIR OUTPUT_DIR
 //
@@ -194,10 +196,79 @@ async function run(page, url) {
       {timeout: WAIT_MS});
   check(true, 'the model advises swap or keep, with the values');
   await page.click('#opening-take-advice');
+  // The status reads the same before and after: wait for the action.
+  await page.waitForFunction(() => /^Actions: Place\(h8\) \w+$/.test(
+      document.getElementById('opening-actions').textContent),
+  {timeout: WAIT_MS});
   await waitForStatus(page, /^Opening: The \w+ player \(white\) acts/);
   const actions = await page.$eval('#opening-actions', (e) => e.textContent);
-  check(actions.startsWith('Actions: Place(h8) '),
+  check(/^Actions: Place\(h8\) (Swap|KeepColours)$/.test(actions),
       'taking the advice is the opening\'s next action');
+
+  // Saving: the opening in progress as JSON Lines, downloaded, and opened
+  // again with its rule and actions; as .psq the stones only, and the page
+  // says what the format dropped.
+  const savedAnswer = async (format) => {
+    await page.select('#save-format', format);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/records/save'),
+                           {timeout: WAIT_MS}),
+      page.click('#save'),
+    ]);
+    return response.json();
+  };
+  const download = path.join(outputDir, 'renju-game.jsonl');
+  // A name taken would make Chromium save as "renju-game (1).jsonl".
+  for (const name of ['renju-game.jsonl', 'renju-game.psq']) {
+    fs.rmSync(path.join(outputDir, name), {force: true});
+  }
+  const jsonl = await savedAnswer('jsonl');
+  const line = JSON.parse(jsonl.text);
+  check(jsonl.name === 'renju-game.jsonl' &&
+      line.opening_rule === 'taraguchi10' &&
+      'Actions: ' + line.opening_actions.join(' ') === actions &&
+      jsonl.dropped.length === 0,
+      'Save as .jsonl keeps the opening rule and its actions');
+  await page.waitForFunction(() => /^Saved renju-game\.jsonl\.$/.test(
+      document.getElementById('save-note').textContent), {timeout: WAIT_MS});
+  for (let t = 0; t < 100 && !fs.existsSync(download); ++t) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  check(fs.existsSync(download) &&
+      fs.readFileSync(download, 'utf8') === jsonl.text,
+      'the page downloads the saved text');
+  await page.select('#opening-rule', '');
+  await waitForStatus(page, /^Black to move \(move 1\)/);
+  await (await page.$('#open-file')).uploadFile(download);
+  await page.waitForFunction((text) =>
+    document.getElementById('opening-actions').textContent === text,
+  {timeout: WAIT_MS}, actions);
+  await waitForStatus(page, /^Opening: The \w+ player \(white\) acts/);
+  check(await page.$eval('#opening-rule', (e) => e.value) === 'taraguchi10',
+      'the saved file opens as the opening it was, rule and actions');
+  const psqAnswer = await savedAnswer('psq');
+  check(psqAnswer.text === 'Piskvorky 15x15, 0:0, 0\n8,8,0\n0\n' &&
+      psqAnswer.dropped.join(',') === 'rule,opening_rule,opening_actions',
+      'Save as .psq keeps the stone and names what it dropped');
+  await page.waitForFunction(() => /does not hold the rule, the opening rule/
+      .test(document.getElementById('save-note').textContent),
+  {timeout: WAIT_MS});
+  check(true, 'and the page says so');
+  // A finished RIF opening and a move after it open as that opening and
+  // that game.
+  const rifGame = path.join(outputDir, 'rif-game.jsonl');
+  fs.writeFileSync(rifGame, JSON.stringify({
+    moves: ['h8', 'h9', 'j10', 'i10', 'j7', 'k8'], rule: 'renju',
+    opening_rule: 'rif', opening_actions: ['Place(h8)', 'Place(h9)',
+      'Place(j10)', 'Swap', 'Place(i10)', 'OfferFifth(g7 j7)',
+      'ChooseFifth(j7)'],
+  }) + '\n');
+  await (await page.$('#open-file')).uploadFile(rifGame);
+  await waitForStatus(page, /^Black to move \(move 7\)/);
+  check(await page.$eval('#opening-rule', (e) => e.value) === 'rif' &&
+      await stoneCount(page, 'black') + await stoneCount(page, 'white') ===
+      6 && await page.$eval('#error', (e) => e.textContent) === '',
+      'a game played on after its opening opens as both');
   await page.select('#opening-rule', '');
   await waitForStatus(page, /^Black to move \(move 1\)/);
 }
@@ -259,6 +330,11 @@ async function main() {
       args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
       defaultViewport: {width: 1100, height: 700},
     });
+    // Save's downloads go to the output folder (headless Chromium's
+    // default is none).
+    await (await browser.target().createCDPSession()).send(
+        'Browser.setDownloadBehavior',
+        {behavior: 'allow', downloadPath: path.resolve(outputDir)});
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
