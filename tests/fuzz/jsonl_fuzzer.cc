@@ -1,5 +1,6 @@
 // The JSON Lines inputs: game files for `renju replay` (ReadGameJsonl, each
-// game replayed) and positions for `renju forbidden --jsonl` (each line
+// game replayed, and written by GameToJson, the board page's Save, read
+// back the same) and positions for `renju forbidden --jsonl` (each line
 // through BoardFromJson, then the forbidden points of the board it gives).
 #include <string>
 
@@ -20,6 +21,16 @@ void CheckGames(absl::string_view text) {
   for (const GameRecord& record : *records) {
     RENJU_CHECK(record.line >= 1);
     CheckReplay(record);
+    const std::string written = GameToJson(record).dump();
+    absl::StatusOr<GameRecord> back =
+        GameFromJson(nlohmann::json::parse(written));
+    RENJU_CHECK(back.ok()) << back.status().message() << ": " << written;
+    CheckSameMoves(record.moves, back->moves);
+    RENJU_CHECK(back->result == record.result) << written;
+    RENJU_CHECK(back->variant == record.variant) << written;
+    RENJU_CHECK(back->size == record.size) << written;
+    RENJU_CHECK(back->opening_rule == record.opening_rule) << written;
+    RENJU_CHECK(back->opening_actions == record.opening_actions) << written;
   }
 }
 

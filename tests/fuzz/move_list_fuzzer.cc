@@ -1,7 +1,8 @@
 // Move lists and coordinates: ParseMoveList (`renju show/suggest --moves`,
 // one board size) and ReadMoveLists (plain move-list files for `renju
-// replay`). The first byte picks the board size for ParseMoveList, 5 +
-// byte % 16 ('j' gives 15); ReadMoveLists reads the rest.
+// replay`), and WriteMoveList (the board page's Save) read back. The first
+// byte picks the board size for ParseMoveList, 5 + byte % 16 ('j' gives
+// 15); ReadMoveLists reads the rest.
 #include "rules/record.h"
 #include "rules/types.h"
 #include "tests/fuzz/fuzz_util.h"
@@ -32,6 +33,12 @@ void CheckMoveListFile(absl::string_view text) {
       RENJU_CHECK(again->size() == 1);
       CheckSameMoves(record.moves, (*again)[0].moves);
     }
+    absl::StatusOr<std::string> written = WriteMoveList(record);
+    RENJU_CHECK(written.ok()) << written.status().message();
+    absl::StatusOr<std::vector<GameRecord>> saved = ReadMoveLists(*written);
+    RENJU_CHECK(saved.ok() && saved->size() == 1) << *written;
+    CheckSameMoves(record.moves, (*saved)[0].moves);
+    RENJU_CHECK((*saved)[0].result == record.result) << *written;
     CheckReplay(record);
   }
 }
