@@ -1,7 +1,5 @@
 #include "tools/record_api.h"
 
-#include <httplib.h>
-
 #include <algorithm>
 #include <optional>
 #include <vector>
@@ -14,7 +12,6 @@
 #include "tools/game_jsonl.h"
 #include "tools/replay.h"
 #include "tools/rif.h"
-#include "web/http_server.h"
 
 namespace renju {
 namespace {
@@ -241,16 +238,32 @@ absl::StatusOr<std::string> WriteRecord(const std::string& format,
   return GameToJson(record).dump() + "\n";
 }
 
+// The body as JSON; false and the 400 when it is not JSON we can read.
+bool ParseBody(const std::string& body, const char* example, Json& out,
+               RecordsAnswer& error) {
+  try {
+    out = Json::parse(body);
+  } catch (const Json::parse_error& e) {
+    error = Error("", absl::StrCat("malformed JSON at byte ", e.byte,
+                                   " of the body; expected ", example));
+    return false;
+  } catch (const Json::out_of_range& e) {
+    // A number too large for a double, e.g. 1e999.
+    error = Error("", absl::StrCat("a number in the body is out of range: ",
+                                   e.what()));
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 RecordsAnswer SaveRecordJson(const std::string& body) {
   Json request;
-  try {
-    request = Json::parse(body);
-  } catch (const Json::parse_error& e) {
-    return Error("", absl::StrCat("malformed JSON at byte ", e.byte,
-                                  " of the body; expected {\"format\": ..., "
-                                  "\"moves\": ...}"));
+  RecordsAnswer error;
+  if (!ParseBody(body, "{\"format\": ..., \"moves\": ...}", request,
+                 error)) {
+    return error;
   }
   if (!request.is_object()) {
     return Error("", "the body must be a JSON object");
@@ -265,7 +278,6 @@ RecordsAnswer SaveRecordJson(const std::string& body) {
     }
   }
   std::string format_name;
-  RecordsAnswer error;
   if (!GetString(request, "format", format_name, error)) return error;
   std::vector<std::string> names;
   const SaveFormat* format = nullptr;
@@ -309,12 +321,10 @@ RecordsAnswer SaveRecordJson(const std::string& body) {
 
 RecordsAnswer RecordsJson(const std::string& body) {
   Json request;
-  try {
-    request = Json::parse(body);
-  } catch (const Json::parse_error& e) {
-    return Error("", absl::StrCat("malformed JSON at byte ", e.byte,
-                                  " of the body; expected {\"name\": ..., "
-                                  "\"text\": ...}"));
+  RecordsAnswer error;
+  if (!ParseBody(body, "{\"name\": ..., \"text\": ...}", request,
+                 error)) {
+    return error;
   }
   if (!request.is_object()) {
     return Error("", "the body must be a JSON object");
@@ -368,19 +378,6 @@ RecordsAnswer RecordsJson(const std::string& body) {
     answer.json["games"].push_back(std::move(game));
   }
   return answer;
-}
-
-void AddRecordRoutes(httplib::Server& server) {
-  server.Post("/api/records", [](const httplib::Request& request,
-                                 httplib::Response& response) {
-    const RecordsAnswer answer = RecordsJson(request.body);
-    ReplyJson(response, answer.status, answer.json);
-  });
-  server.Post("/api/records/save", [](const httplib::Request& request,
-                                      httplib::Response& response) {
-    const RecordsAnswer answer = SaveRecordJson(request.body);
-    ReplyJson(response, answer.status, answer.json);
-  });
 }
 
 }  // namespace renju

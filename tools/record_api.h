@@ -72,7 +72,8 @@ RecordsAnswer RecordsJson(const std::string& body);
 // The answer to a /api/records/save body: 200 with the text, or 400.
 RecordsAnswer SaveRecordJson(const std::string& body);
 
-// Adds POST /api/records and /api/records/save to `server`.
+// Adds POST /api/records and /api/records/save to `server`
+// (record_routes.cc: the only part here that needs httplib).
 void AddRecordRoutes(httplib::Server& server);
 
 }  // namespace renju

@@ -1,13 +1,16 @@
-// The JSON bodies of `renju serve --http` (inference/http_api.h), the one
-// parser there that anyone on the network reaches: each input as a
-// /api/position and as a /api/suggest body. An accepted body gives a game
-// whose answer serializes; a suggestion's budget is within the server's
-// limits and its game is going on; a refusal's message serializes, bad
-// UTF-8 in it included.
+// The JSON bodies of `renju serve --http` (inference/http_api.h,
+// tools/record_api.h), the parsers there that anyone on the network
+// reaches: each input as a /api/position, a /api/suggest, a /api/records
+// and a /api/records/save body. An accepted body gives a game whose answer
+// serializes; a suggestion's budget is within the server's limits and its
+// game is going on; a saved text reads back as one game of the moves
+// given; a refusal's message serializes, bad UTF-8 in it included.
 #include <string>
 
 #include "inference/http_api.h"
 #include "tests/fuzz/fuzz_util.h"
+#include "tools/record_api.h"
+#include "tools/replay.h"
 
 namespace renju::fuzz {
 namespace {
@@ -44,10 +47,30 @@ void CheckBody(const std::string& body) {
   }
 }
 
+void CheckRecordBodies(const std::string& body) {
+  Dump(RecordsJson(body).json);
+  const RecordsAnswer saved = SaveRecordJson(body);
+  Dump(saved.json);
+  if (saved.status != 200) return;
+  const std::string text = saved.json["text"].get<std::string>();
+  absl::StatusOr<std::vector<GameRecord>> back =
+      ReadRecordText(saved.json["name"].get<std::string>(), text);
+  RENJU_CHECK(back.ok()) << back.status().message() << ": " << text;
+  RENJU_CHECK(back->size() == 1) << text;
+  const nlohmann::json request = nlohmann::json::parse(body);
+  const int size = request.value("size", kRenjuBoardSize);
+  absl::StatusOr<std::vector<Move>> moves =
+      ParseMoveList(request.value("moves", ""), size);
+  RENJU_CHECK(moves.ok());
+  CheckSameMoves(*moves, (*back)[0].moves);
+}
+
 }  // namespace
 }  // namespace renju::fuzz
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  renju::fuzz::CheckBody(std::string(renju::fuzz::AsText(data, size)));
+  const std::string body(renju::fuzz::AsText(data, size));
+  renju::fuzz::CheckBody(body);
+  renju::fuzz::CheckRecordBodies(body);
   return 0;
 }

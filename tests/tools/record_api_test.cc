@@ -62,6 +62,7 @@ TEST(RecordApiTest, BadBodiesAre400NamingTheField) {
   };
   for (const Case& c : std::vector<Case>{
            {"{", "", "malformed JSON"},
+           {R"({"text": 1e999})", "", "a number in the body is out of range"},
            {"[]", "", "JSON object"},
            {R"({"name": "a.psq"})", "text", "missing"},
            {R"({"text": "h8", "format": "psq"})", "format", "unknown field"},
@@ -302,6 +303,7 @@ TEST(RecordApiTest, BadSaveBodiesAre400NamingTheField) {
         << c.reason << " not in " << answer.json;
   }
   EXPECT_EQ(SaveRecordJson("{\"format\":").json["field"], "");
+  EXPECT_EQ(SaveRecordJson(R"({"size": 1e999})").json["field"], "");
 }
 
 }  // namespace
