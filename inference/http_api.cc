@@ -41,6 +41,11 @@ bool ParseObject(const std::string& body,
                               " of the body; expected an object such as "
                               "{\"moves\": \"h8 h9\", \"rule\": \"renju\"}")};
     return false;
+  } catch (const Json::out_of_range& e) {
+    // A number too large for a double, e.g. 1e999.
+    error = {"", absl::StrCat("a number in the body is out of range: ",
+                              e.what())};
+    return false;
   }
   if (!out.is_object()) {
     error = {"", absl::StrCat("the body must be a JSON object, not ",

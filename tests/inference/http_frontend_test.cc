@@ -265,6 +265,8 @@ TEST_F(HttpFrontendTest, EveryBadRequestIs400NamingTheField) {
   const std::vector<Case> cases = {
       {"/api/suggest", R"({"moves": "h8",)", "", "malformed JSON at byte"},
       {"/api/suggest", "", "", "malformed JSON"},
+      {"/api/position", R"({"moves": "h8", "visits": 1e999})", "",
+       "a number in the body is out of range"},
       {"/api/suggest", R"(["h8"])", "", "must be a JSON object"},
       {"/api/suggest", R"({"moves": "h8", "visit": 10})", "visit",
        "unknown field \"visit\""},
