@@ -2,10 +2,12 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "base/logging.h"
@@ -20,6 +22,12 @@ constexpr char kJson[] = "application/json";
 void ReplyError(httplib::Response& response, int status,
                 const HttpApiError& error) {
   ReplyJsonError(response, status, error.field, error.message);
+}
+
+// The same words as httplib's own refusal (SetUpJsonServer).
+HttpApiError BodyTooLarge(size_t limit) {
+  return {"", absl::StrCat("the request body is over the limit of ", limit,
+                           " bytes")};
 }
 
 // The HTTP status of a failed Suggest.
@@ -133,8 +141,22 @@ bool HttpFrontend::Authorized(const httplib::Request& request) const {
                       request.get_header_value("Authorization"));
 }
 
+size_t HttpFrontend::BodyLimit(const std::string& path) const {
+  const auto limit = options_.body_limits.find(path);
+  return limit == options_.body_limits.end()
+             ? kMaxHttpBodyBytes
+             : std::max(limit->second, kMaxHttpBodyBytes);
+}
+
 void HttpFrontend::AddRoutes(httplib::Server& server) {
-  SetUpJsonServer(server, "serve --http", kMaxHttpBodyBytes);
+  // httplib has one limit for every route: the largest, and each path's
+  // own is checked here, from the body's stated length before httplib
+  // reads it, and in the handlers for a body sent without one (chunked).
+  size_t largest = kMaxHttpBodyBytes;
+  for (const auto& [path, limit] : options_.body_limits) {
+    largest = std::max(largest, limit);
+  }
+  SetUpJsonServer(server, "serve --http", largest);
   server.set_pre_routing_handler(
       [this](const httplib::Request& request, httplib::Response& response) {
         if (!absl::StartsWith(request.path, "/api/")) {
@@ -157,6 +179,14 @@ void HttpFrontend::AddRoutes(httplib::Server& server) {
                                        "\"")});
           return httplib::Server::HandlerResponse::Handled;
         }
+        size_t length = 0;
+        if (request.method == "POST" && request.has_header("Content-Length") &&
+            absl::SimpleAtoi(request.get_header_value("Content-Length"),
+                             &length) &&
+            length > BodyLimit(request.path)) {
+          ReplyError(response, 400, BodyTooLarge(BodyLimit(request.path)));
+          return httplib::Server::HandlerResponse::Handled;
+        }
         return httplib::Server::HandlerResponse::Unhandled;
       });
   server.Post("/api/position", [this](const httplib::Request& request,
@@ -174,6 +204,10 @@ void HttpFrontend::AddRoutes(httplib::Server& server) {
 
 void HttpFrontend::HandlePosition(const httplib::Request& request,
                                   httplib::Response& response) const {
+  if (request.body.size() > kMaxHttpBodyBytes) {
+    ReplyError(response, 400, BodyTooLarge(kMaxHttpBodyBytes));
+    return;
+  }
   HttpApiRequest parsed;
   HttpApiError error;
   if (!ParsePositionRequest(request.body, config_.board_size(), parsed,
@@ -186,6 +220,10 @@ void HttpFrontend::HandlePosition(const httplib::Request& request,
 
 void HttpFrontend::HandleSuggest(const httplib::Request& request,
                                  httplib::Response& response) {
+  if (request.body.size() > kMaxHttpBodyBytes) {
+    ReplyError(response, 400, BodyTooLarge(kMaxHttpBodyBytes));
+    return;
+  }
   HttpApiRequest parsed;
   HttpApiError error;
   if (!ParseSuggestRequest(request.body, config_.board_size(), config_.server(),

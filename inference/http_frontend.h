@@ -16,7 +16,9 @@
 // API must say "Content-Type: application/json": a form or text/plain POST,
 // which any web page may send to any address without asking (no CORS
 // preflight), gets 415. Bad input gets HTTP 400 with {"error": ...,
-// "field": ...}; bodies over kMaxHttpBodyBytes are refused unread.
+// "field": ...}; bodies over kMaxHttpBodyBytes (or a larger limit the
+// options give a path, e.g. /api/records for record files) get 400 too,
+// unread when they say their length.
 //
 // Every suggestion has a deadline (its budget, or the server's time limit
 // for a visits budget, plus kSuggestDeadlineSlack): the service's search
@@ -30,6 +32,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -59,6 +62,10 @@ struct HttpFrontendOptions {
   // Adds other routes, e.g. a run's page (trainer/run_page.h); the token
   // applies to theirs under /api/ too. Optional.
   std::function<void(httplib::Server&)> add_routes;
+  // Paths whose POST bodies may be larger than kMaxHttpBodyBytes, with
+  // their limits (a record file to open is larger than any request of the
+  // JSON API's own); optional.
+  std::map<std::string, size_t> body_limits;
   // HTTPS with this certificate chain and key (PEM files); empty: HTTP.
   std::string tls_cert_chain;
   std::string tls_private_key;
@@ -90,6 +97,9 @@ class HttpFrontend {
                const HttpFrontendOptions& options);
   void AddRoutes(httplib::Server& server);
   bool Authorized(const httplib::Request& request) const;
+  // The largest body `path` takes: kMaxHttpBodyBytes unless body_limits
+  // says more.
+  size_t BodyLimit(const std::string& path) const;
   void HandlePosition(const httplib::Request& request,
                       httplib::Response& response) const;
   void HandleSuggest(const httplib::Request& request,

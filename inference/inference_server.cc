@@ -83,6 +83,7 @@ absl::StatusOr<std::unique_ptr<HttpFrontend>> StartHttp(
   http_options.listen = options.http_listen;
   http_options.token = options.token;
   http_options.add_routes = options.http_routes;
+  http_options.body_limits = options.http_body_limits;
   http_options.tls_cert_chain = options.tls.cert_chain;
   http_options.tls_private_key = options.tls.private_key;
   absl::StatusOr<std::unique_ptr<HttpFrontend>> http = HttpFrontend::Start(

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 
 #include "absl/status/status.h"
@@ -39,6 +40,9 @@ struct InferenceServerOptions {
   // Other pages beside the board on the HTTP side (HttpFrontendOptions::
   // add_routes), e.g. a run's page; optional.
   std::function<void(httplib::Server&)> http_routes;
+  // Larger body limits for some of those routes' paths
+  // (HttpFrontendOptions::body_limits).
+  std::map<std::string, size_t> http_body_limits;
   uint64_t seed = 1;  // of the searches' randomness
 };
 

@@ -11,7 +11,9 @@
 //         ...]}, ...]}
 //
 // The format comes from the name's extension, else from how the text
-// begins (tools/replay.h). At most kMaxRecordGames games are answered.
+// begins (tools/replay.h). At most kMaxRecordGames games are answered;
+// `renju serve` takes bodies up to kMaxRecordBodyBytes here (the rest of
+// the API: inference/http_api.h's kMaxHttpBodyBytes).
 // Only .jsonl and .game records hold an opening rule and its actions
 // (rules/opening.h syntax); for the others they come back null and [].
 // Bad input gets 400 with {"error", "field"}: not a JSON object, an
@@ -59,6 +61,10 @@ class Server;
 namespace renju {
 
 inline constexpr size_t kMaxRecordGames = 100;
+// The largest record file /api/records reads: a few thousand games of a
+// tournament's or a player's collection (RenjuNet's whole database, tens
+// of MB, is for `renju replay`, not the page).
+inline constexpr size_t kMaxRecordBodyBytes = 4 << 20;
 
 // The answer to a /api/records body: 200 with the games, or 400 with the
 // error and the field at fault.

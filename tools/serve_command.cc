@@ -45,6 +45,7 @@ InferenceServerOptions ServerOptionsOf(const Args& args) {
     AddRecordRoutes(server);
     if (!run_page.run_dir.empty()) AddRunPageRoutes(server, run_page);
   };
+  options.http_body_limits = {{"/api/records", kMaxRecordBodyBytes}};
   return options;
 }
 
