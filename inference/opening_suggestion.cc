@@ -8,14 +8,6 @@
 #include "rpc/game_record.h"
 
 namespace renju {
-namespace {
-
-absl::Status Invalid(absl::string_view message) {
-  return absl::InvalidArgumentError(message);
-}
-
-}  // namespace
-
 bool IsOpeningRequest(const pb::SuggestRequest& request) {
   return !request.opening_rule().empty() || request.opening_actions_size() > 0;
 }
@@ -25,20 +17,20 @@ absl::StatusOr<OpeningState> OpeningStateOf(const pb::SuggestRequest& request,
   const pb::Position& position = request.position();
   if (position.moves_size() > 0 || position.black_size() > 0 ||
       position.white_size() > 0) {
-    return Invalid(
+    return absl::InvalidArgumentError(
         "an opening request's position gives only the variant and board "
         "size; its opening_actions place the stones");
   }
   absl::StatusOr<OpeningRule> rule = ParseOpeningRule(request.opening_rule());
-  if (!rule.ok()) return Invalid(rule.status().message());
+  if (!rule.ok()) return absl::InvalidArgumentError(rule.status().message());
   absl::StatusOr<std::vector<OpeningAction>> actions =
       OpeningActionsFromProto(request.opening_actions(), size);
-  if (!actions.ok()) return Invalid(actions.status().message());
+  if (!actions.ok()) return absl::InvalidArgumentError(actions.status().message());
   absl::StatusOr<OpeningState> state =
       ReplayOpening(*rule, *actions, variant, size);
-  if (!state.ok()) return Invalid(state.status().message());
+  if (!state.ok()) return absl::InvalidArgumentError(state.status().message());
   if (state->done()) {
-    return Invalid(absl::StrCat(state->Expectation(),
+    return absl::InvalidArgumentError(absl::StrCat(state->Expectation(),
                                 "; ask for a move with the position instead"));
   }
   return state;

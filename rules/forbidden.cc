@@ -5,7 +5,6 @@
 namespace renju {
 namespace {
 
-constexpr Color kBlack = Color::kBlack;
 
 bool MakesFive(const Board& board, Point p) {
   return board.FivePoints(kBlack).Contains(p);

@@ -19,8 +19,6 @@ namespace renju {
 namespace {
 
 using Kind = OpeningActionKind;
-constexpr Color kBlack = Color::kBlack;
-constexpr Color kWhite = Color::kWhite;
 
 // --- Procedures: each rule as a list of steps --------------------------------
 
@@ -31,7 +29,7 @@ constexpr int k3x3 = 1;
 constexpr int k5x5 = 2;
 constexpr int k7x7 = 3;
 constexpr int k9x9 = 4;
-constexpr Point kCentre(kRenjuBoardSize / 2, kRenjuBoardSize / 2);
+constexpr Point kAreaCentre(kRenjuBoardSize / 2, kRenjuBoardSize / 2);
 
 // OfferFifth counts the table cannot fix.
 constexpr int kDeclared = -1;    // Yamaguchi: what black declared
@@ -162,18 +160,18 @@ bool UsesCentralAreas(OpeningRuleKind kind) {
 }
 
 bool InArea(Point p, int area) {
-  return area == kAnywhere || (std::abs(p.x - kCentre.x) <= area &&
-                               std::abs(p.y - kCentre.y) <= area);
+  return area == kAnywhere || (std::abs(p.x - kAreaCentre.x) <= area &&
+                               std::abs(p.y - kAreaCentre.y) <= area);
 }
 
 // "on h8", "inside the central 5x5 (f6-j10)", "anywhere".
 std::string AreaText(int area) {
   if (area == kAnywhere) return "anywhere";
-  if (area == kCentrePoint) return absl::StrCat("on ", PointName(kCentre));
+  if (area == kCentrePoint) return absl::StrCat("on ", PointName(kAreaCentre));
   const int width = 2 * area + 1;
   return absl::StrCat("inside the central ", width, "x", width, " (",
-                      PointName(Point(kCentre.x - area, kCentre.y - area)), "-",
-                      PointName(Point(kCentre.x + area, kCentre.y + area)),
+                      PointName(Point(kAreaCentre.x - area, kAreaCentre.y - area)), "-",
+                      PointName(Point(kAreaCentre.x + area, kAreaCentre.y + area)),
                       ")");
 }
 

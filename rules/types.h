@@ -18,6 +18,9 @@ inline constexpr int kMaxBoardSize = 20;
 inline constexpr int kMinBoardSize = 5;
 
 enum class Color : uint8_t { kBlack = 0, kWhite = 1 };
+// The colours by their short names, as the rules and the search write them.
+inline constexpr Color kBlack = Color::kBlack;
+inline constexpr Color kWhite = Color::kWhite;
 inline constexpr int kNumColors = 2;
 
 constexpr Color Opponent(Color c) {

@@ -6,8 +6,6 @@
 namespace renju {
 namespace {
 
-constexpr Color kBlack = Color::kBlack;
-constexpr Color kWhite = Color::kWhite;
 
 // Table keys: the board hash with the side to move and the attacker mixed
 // in, so that the same stones solved for the other side never collide.

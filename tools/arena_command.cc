@@ -41,10 +41,6 @@
 namespace renju::commands {
 namespace {
 
-std::atomic<bool> interrupted{false};
-
-void OnSignal(int) { interrupted = true; }
-
 // Builds the players of a match; models with the same checkpoint share one
 // evaluator.
 class PlayerFactory {
@@ -425,8 +421,7 @@ int Arena(const Argv& argv) {
   absl::StatusOr<pb::RunConfig> config =
       LoadRunConfig(args.GetString("config"));
   if (!config.ok()) return Fail(config.status());
-  std::signal(SIGINT, OnSignal);
-  std::signal(SIGTERM, OnSignal);
+  StopOnSignals();
   return anchors ? RateAgainstAnchors(*config, args) : RunMatch(*config, args);
 }
 

@@ -2,6 +2,8 @@
 #ifndef RENJU_TOOLS_COMMAND_UTIL_H_
 #define RENJU_TOOLS_COMMAND_UTIL_H_
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <string>
 
@@ -29,6 +31,21 @@ inline int ParseOrExit(Args& args, const Argv& argv) {
 inline int Fail(const absl::Status& status) {
   std::fprintf(stderr, "error: %s\n", std::string(status.message()).c_str());
   return 1;
+}
+
+// Set by SIGINT or SIGTERM once StopOnSignals() ran: the long-running
+// commands (train, selfplay, arena) check it and stop cleanly, saving what
+// they have.
+inline std::atomic<bool> interrupted{false};
+
+inline void OnSignal(int) { interrupted = true; }
+
+// Installs the handlers and clears the flag, so that a command run after
+// an interrupted one in the same process starts afresh.
+inline void StopOnSignals() {
+  interrupted = false;
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
 }
 
 }  // namespace renju::commands

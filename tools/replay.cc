@@ -1,9 +1,7 @@
 #include "tools/replay.h"
 
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -13,6 +11,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "base/file_util.h"
 #include "proto/game.pb.h"
 #include "rpc/game_record.h"
 #include "rules/record.h"
@@ -277,14 +276,6 @@ std::string GameText(int index, const GameRecord& record,
                     IllegalReasonName(replay.illegal->reason), ")\n");
   }
   return out;
-}
-
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
 }
 
 // The rule a record is replayed under.

@@ -25,10 +25,6 @@
 namespace renju::commands {
 namespace {
 
-std::atomic<bool> interrupted{false};
-
-void OnSignal(int) { interrupted = true; }
-
 // The evaluator's part of a progress line, given the seconds so far.
 using EvaluatorText = std::function<std::string(double seconds)>;
 
@@ -170,8 +166,7 @@ int Selfplay(const Argv& argv) {
   }
   absl::StatusOr<pb::RunConfig> config = LoadRunConfig(args.GetString("config"));
   if (!config.ok()) return Fail(config.status());
-  std::signal(SIGINT, OnSignal);
-  std::signal(SIGTERM, OnSignal);
+  StopOnSignals();
   if (!args.GetString("trainer").empty()) {
     WorkerOptions options;
     options.trainer = {args.GetString("trainer"), args.GetString("tls-root-cert"),

@@ -52,9 +52,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::atomic<bool> interrupted{false};
-void OnSignal(int) { interrupted = true; }
-
 struct RunPaths {
   fs::path root;
   fs::path config() const { return root / "config.textproto"; }
@@ -579,8 +576,7 @@ int Train(const Argv& argv) {
   const int generations = args.GetInt("generations") > 0
                               ? static_cast<int>(args.GetInt("generations"))
                               : config->launcher().generations();
-  std::signal(SIGINT, OnSignal);
-  std::signal(SIGTERM, OnSignal);
+  StopOnSignals();
   const double cpu_minutes = args.GetDouble("cpu-minutes") > 0
                                  ? args.GetDouble("cpu-minutes")
                                  : config->launcher().max_cpu_minutes();

@@ -12,7 +12,7 @@ namespace {
 // UNIQUE(uid): stricter, and read the same.
 constexpr int kSchemaVersion = 1;
 
-constexpr char kSchema[] = R"sql(
+constexpr char kGameStoreSchema[] = R"sql(
 CREATE TABLE IF NOT EXISTS meta (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL);
@@ -47,12 +47,6 @@ CREATE TABLE IF NOT EXISTS models (
   elo REAL NOT NULL DEFAULT 0,
   match_summary TEXT NOT NULL DEFAULT '');
 )sql";
-
-int64_t NowUnixMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 constexpr char kModelColumns[] =
     "generation, parent_generation, training_step, games_seen, path, sha256, "
@@ -90,6 +84,12 @@ void BindModel(SqliteStatement& s, const ModelEntry& m) {
 
 }  // namespace
 
+int64_t NowUnixMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 absl::StatusOr<std::unique_ptr<GameStore>> GameStore::Open(
     const std::string& path) {
   absl::StatusOr<std::unique_ptr<SqliteDb>> db = SqliteDb::Open(path);
@@ -101,7 +101,7 @@ absl::StatusOr<std::unique_ptr<GameStore>> GameStore::Open(
 }
 
 absl::Status GameStore::CreateSchema() {
-  if (absl::Status s = db_->Execute(kSchema); !s.ok()) return s;
+  if (absl::Status s = db_->Execute(kGameStoreSchema); !s.ok()) return s;
   absl::StatusOr<SqliteStatement> version =
       db_->Prepare("SELECT value FROM meta WHERE key = 'schema_version'");
   if (!version.ok()) return version.status();

@@ -57,6 +57,10 @@ struct ModelEntry {
   std::string match_summary;  // JSON from the gating match, if any
 };
 
+// Milliseconds since the Unix epoch, as the store's *_unix_ms columns
+// hold them.
+int64_t NowUnixMs();
+
 struct WorkerEntry {
   std::string worker_id;
   int64_t games_stored = 0;

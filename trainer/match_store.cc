@@ -5,7 +5,7 @@
 namespace renju {
 namespace {
 
-constexpr char kSchema[] = R"sql(
+constexpr char kMatchStoreSchema[] = R"sql(
 CREATE TABLE IF NOT EXISTS matches (
   id INTEGER PRIMARY KEY,
   generation_a INTEGER NOT NULL,
@@ -107,7 +107,7 @@ absl::StatusOr<std::unique_ptr<MatchStore>> MatchStore::Open(
     const std::string& path) {
   absl::StatusOr<std::unique_ptr<SqliteDb>> db = SqliteDb::Open(path);
   if (!db.ok()) return db.status();
-  if (absl::Status s = (*db)->Execute(kSchema); !s.ok()) return s;
+  if (absl::Status s = (*db)->Execute(kMatchStoreSchema); !s.ok()) return s;
   if (absl::Status s = AddAnchorColumn(**db); !s.ok()) return s;
   return std::unique_ptr<MatchStore>(new MatchStore(std::move(*db)));
 }

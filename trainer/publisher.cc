@@ -20,12 +20,6 @@ namespace renju {
 
 namespace fs = std::filesystem;
 
-int64_t NowUnixMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 absl::Status Publisher::Publish(int64_t generation, const std::string& path,
                                 int64_t step, int64_t games_seen) {
   absl::StatusOr<std::string> sha = Sha256OfFile(path);

@@ -25,27 +25,27 @@ constexpr double kMaxStepElo = 400;  // damping for the first steps
 
 // A player of the fit: a generation, or an anchor by name. Generations
 // sort first, by number.
-struct Player {
+struct RatedPlayer {
   int64_t generation = -1;
   std::string anchor;
 
-  bool operator<(const Player& o) const {
+  bool operator<(const RatedPlayer& o) const {
     return std::tie(anchor, generation) < std::tie(o.anchor, o.generation);
   }
-  bool operator==(const Player& o) const {
+  bool operator==(const RatedPlayer& o) const {
     return generation == o.generation && anchor == o.anchor;
   }
 };
 
-Player PlayerA(const MatchResult& m) { return {m.generation_a, ""}; }
-Player PlayerB(const MatchResult& m) {
-  return m.anchor_b.empty() ? Player{m.generation_b, ""}
-                            : Player{-1, m.anchor_b};
+RatedPlayer PlayerA(const MatchResult& m) { return {m.generation_a, ""}; }
+RatedPlayer PlayerB(const MatchResult& m) {
+  return m.anchor_b.empty() ? RatedPlayer{m.generation_b, ""}
+                            : RatedPlayer{-1, m.anchor_b};
 }
 
-std::string PlayerNames(const std::vector<Player>& players) {
+std::string PlayerNames(const std::vector<RatedPlayer>& players) {
   std::vector<std::string> generations, anchors;
-  for (const Player& p : players) {
+  for (const RatedPlayer& p : players) {
     if (p.anchor.empty()) {
       generations.push_back(absl::StrCat(p.generation));
     } else {
@@ -65,14 +65,14 @@ std::string PlayerNames(const std::vector<Player>& players) {
 
 // The players held at a given Elo, with those values: generation
 // anchor_generation at 0 without anchors, else the anchors with an elo.
-std::vector<std::pair<Player, double>> HeldPlayers(
+std::vector<std::pair<RatedPlayer, double>> HeldPlayers(
     const RatingOptions& options) {
-  std::vector<std::pair<Player, double>> held;
+  std::vector<std::pair<RatedPlayer, double>> held;
   if (options.anchors.empty()) {
-    held.push_back({Player{options.anchor_generation, ""}, 0.0});
+    held.push_back({RatedPlayer{options.anchor_generation, ""}, 0.0});
   }
   for (const RatingAnchor& a : options.anchors) {
-    if (a.elo.has_value()) held.push_back({Player{-1, a.name}, *a.elo});
+    if (a.elo.has_value()) held.push_back({RatedPlayer{-1, a.name}, *a.elo});
   }
   return held;
 }
@@ -120,12 +120,12 @@ double ExpectedScore(double elo_diff) {
 }
 
 // The players reachable from any of `starts` along edges (a, b) of `edges`.
-std::set<Player> Reachable(const std::vector<Player>& starts,
-                           const std::multimap<Player, Player>& edges) {
-  std::set<Player> seen(starts.begin(), starts.end());
-  std::vector<Player> todo = starts;
+std::set<RatedPlayer> Reachable(const std::vector<RatedPlayer>& starts,
+                           const std::multimap<RatedPlayer, RatedPlayer>& edges) {
+  std::set<RatedPlayer> seen(starts.begin(), starts.end());
+  std::vector<RatedPlayer> todo = starts;
   while (!todo.empty()) {
-    const Player p = todo.back();
+    const RatedPlayer p = todo.back();
     todo.pop_back();
     auto [first, last] = edges.equal_range(p);
     for (auto it = first; it != last; ++it) {
@@ -136,14 +136,14 @@ std::set<Player> Reachable(const std::vector<Player>& starts,
 }
 
 // The players connected to a held one by matches: the held players first
-// (in `held`'s order), then the others in Player order. The rest, and the
+// (in `held`'s order), then the others in RatedPlayer order. The rest, and the
 // fitted anchors of the options that met nobody, go to `unrated`.
-std::vector<Player> RatedPlayers(const std::vector<MatchResult>& matches,
-                                 const std::vector<Player>& held,
+std::vector<RatedPlayer> RatedPlayers(const std::vector<MatchResult>& matches,
+                                 const std::vector<RatedPlayer>& held,
                                  const RatingOptions& options,
-                                 std::vector<Player>& unrated) {
-  std::multimap<Player, Player> met;
-  std::set<Player> everyone(held.begin(), held.end());
+                                 std::vector<RatedPlayer>& unrated) {
+  std::multimap<RatedPlayer, RatedPlayer> met;
+  std::set<RatedPlayer> everyone(held.begin(), held.end());
   for (const RatingAnchor& a : options.anchors) everyone.insert({-1, a.name});
   for (const MatchResult& m : matches) {
     if (m.games() == 0) continue;
@@ -152,9 +152,9 @@ std::vector<Player> RatedPlayers(const std::vector<MatchResult>& matches,
     everyone.insert(PlayerA(m));
     everyone.insert(PlayerB(m));
   }
-  const std::set<Player> rated = Reachable(held, met);
-  std::vector<Player> players = held;
-  for (const Player& p : everyone) {
+  const std::set<RatedPlayer> rated = Reachable(held, met);
+  std::vector<RatedPlayer> players = held;
+  for (const RatedPlayer& p : everyone) {
     if (!rated.count(p)) {
       unrated.push_back(p);
     } else if (std::find(held.begin(), held.end(), p) == held.end()) {
@@ -167,11 +167,11 @@ std::vector<Player> RatedPlayers(const std::vector<MatchResult>& matches,
 // Games and points per pair of players (indices into `players`), with
 // `prior_draws` virtual draws added to each pair that met; also counts
 // each player's real games and points into `rows`.
-std::vector<PairTally> TallyPairs(const std::vector<Player>& players,
+std::vector<PairTally> TallyPairs(const std::vector<RatedPlayer>& players,
                                   const std::vector<MatchResult>& matches,
                                   double prior_draws,
                                   std::vector<Rating>& rows) {
-  std::map<Player, int> index;
+  std::map<RatedPlayer, int> index;
   for (size_t k = 0; k < players.size(); ++k) {
     index[players[k]] = static_cast<int>(k);
   }
@@ -206,10 +206,10 @@ std::vector<PairTally> TallyPairs(const std::vector<Player>& players,
 // scored against and conceded to players connected to a held one
 // (Zermelo's condition: in the graph "a scored against b" every free
 // player reaches a held player, and is reached from one).
-absl::Status CheckFiniteMaximum(const std::vector<Player>& players,
+absl::Status CheckFiniteMaximum(const std::vector<RatedPlayer>& players,
                                 size_t num_held,
                                 const std::vector<MatchResult>& matches) {
-  std::multimap<Player, Player> scored, conceded;
+  std::multimap<RatedPlayer, RatedPlayer> scored, conceded;
   for (const MatchResult& m : matches) {
     const double a_points = m.wins + 0.5 * m.draws;
     const double b_points = m.losses + 0.5 * m.draws;
@@ -218,11 +218,11 @@ absl::Status CheckFiniteMaximum(const std::vector<Player>& players,
     if (a_points > 0) conceded.emplace(PlayerB(m), PlayerA(m));
     if (b_points > 0) conceded.emplace(PlayerA(m), PlayerB(m));
   }
-  const std::vector<Player> held(players.begin(), players.begin() + num_held);
-  const std::set<Player> down = Reachable(held, scored);
-  const std::set<Player> up = Reachable(held, conceded);
-  std::vector<Player> bad;
-  for (const Player& p : players) {
+  const std::vector<RatedPlayer> held(players.begin(), players.begin() + num_held);
+  const std::set<RatedPlayer> down = Reachable(held, scored);
+  const std::set<RatedPlayer> up = Reachable(held, conceded);
+  std::vector<RatedPlayer> bad;
+  for (const RatedPlayer& p : players) {
     if (!down.count(p) || !up.count(p)) bad.push_back(p);
   }
   if (bad.empty()) return absl::OkStatus();
@@ -349,12 +349,12 @@ absl::StatusOr<RatingTable> ComputeRatings(
     return absl::InvalidArgumentError(absl::StrCat(
         "ratings: prior_draws = ", options.prior_draws, " must be >= 0"));
   }
-  const std::vector<std::pair<Player, double>> held_elo = HeldPlayers(options);
+  const std::vector<std::pair<RatedPlayer, double>> held_elo = HeldPlayers(options);
   if (held_elo.empty()) {
     return absl::InvalidArgumentError(
         "ratings: no anchor has a fixed elo, so the ratings have no scale");
   }
-  std::vector<Player> held;
+  std::vector<RatedPlayer> held;
   std::vector<double> elo;
   for (const auto& [player, value] : held_elo) {
     held.push_back(player);
@@ -363,10 +363,10 @@ absl::StatusOr<RatingTable> ComputeRatings(
   RatingTable table;
   table.anchor_generation =
       options.anchors.empty() ? options.anchor_generation : -1;
-  std::vector<Player> unrated;
-  const std::vector<Player> players =
+  std::vector<RatedPlayer> unrated;
+  const std::vector<RatedPlayer> players =
       RatedPlayers(matches, held, options, unrated);
-  const std::set<Player> rated_set(players.begin(), players.end());
+  const std::set<RatedPlayer> rated_set(players.begin(), players.end());
   std::vector<MatchResult> rated;
   for (const MatchResult& m : matches) {
     if (m.games() > 0 && rated_set.count(PlayerA(m))) rated.push_back(m);
@@ -409,7 +409,7 @@ absl::StatusOr<RatingTable> ComputeRatings(
                      return AnchorOrder(options, x.anchor) <
                             AnchorOrder(options, y.anchor);
                    });
-  for (const Player& p : unrated) {
+  for (const RatedPlayer& p : unrated) {
     if (p.anchor.empty()) {
       table.unrated.push_back(p.generation);
     } else {

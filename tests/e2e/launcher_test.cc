@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
 #include "gtest/gtest.h"
+#include "tests/e2e/e2e_paths.h"
 #include "proto/game.pb.h"
 #include "rpc/game_record.h"
 #include "rules/opening.h"
@@ -21,9 +22,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kRenju = std::string(RENJU_BINARY_DIR) + "/renju";
-const std::string kConfig =
-    std::string(RENJU_SOURCE_DIR) + "/tests/data/e2e.textproto";
+using testing::kRenju;
+using testing::kE2eConfig;
 
 fs::path TempDir(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() /
@@ -46,7 +46,7 @@ bool IsPng(const fs::path& path) {
 TEST(LauncherTest, TrainRunsTheGenerationsAndWritesRatingsAndPlots) {
   const fs::path run = TempDir("train");
   const std::string log = run.string() + ".log";
-  ASSERT_EQ(RunShell(absl::StrCat(kRenju, " train --config ", kConfig,
+  ASSERT_EQ(RunShell(absl::StrCat(kRenju, " train --config ", kE2eConfig,
                              " --run-dir ", run.string(), " > ", log, " 2>&1")),
             0)
       << *ReadFile(log);
@@ -99,7 +99,7 @@ TEST(LauncherTest, TrainRunsTheGenerationsAndWritesRatingsAndPlots) {
       << *ReadFile(log);
   EXPECT_TRUE(fs::exists(run / "models" / "gen3.model"));
   // A second fresh run into the same folder is refused.
-  EXPECT_EQ(RunShell(absl::StrCat(kRenju, " train --config ", kConfig, " --run-dir ",
+  EXPECT_EQ(RunShell(absl::StrCat(kRenju, " train --config ", kE2eConfig, " --run-dir ",
                              run.string(), " > ", log, " 2>&1")),
             1);
   EXPECT_NE(ReadFile(log)->find("--resume"), std::string::npos);
@@ -120,7 +120,7 @@ TEST(LauncherTest, CpuBudgetEndsTheRunAndCountsOnAfterResume) {
   // From the source folder, with an anchor checkpoint named relative to it.
   ASSERT_EQ(
       RunShell(absl::StrCat(
-          "cd ", RENJU_SOURCE_DIR, " && ", kRenju, " train --config ", kConfig,
+          "cd ", RENJU_SOURCE_DIR, " && ", kRenju, " train --config ", kE2eConfig,
           " --run-dir ", run.string(), " --generations 100000 --cpu-minutes 0.1",
           " --override 'launcher { final_match_games: 0 } arena { anchors {",
           " name: \"g3\" model { path: \"tests/data/tiny-gen3.model\"",
@@ -181,7 +181,7 @@ TEST(LauncherTest, ArenaDrivesTwoGomocupEngineProcesses) {
   const std::string log = out.string() + ".log";
   const std::string engine =
       absl::StrCat("engine:", kRenju, " gomocup --brain tactical");
-  ASSERT_EQ(RunShell(absl::StrCat(kRenju, " arena --config ", kConfig, " --a '",
+  ASSERT_EQ(RunShell(absl::StrCat(kRenju, " arena --config ", kE2eConfig, " --a '",
                              engine, " --seed 1' --b '", engine,
                              " --seed 2' --games 2 --engine-turn-ms 300 "
                              "--opening-rule swap2 --out ",

@@ -17,6 +17,7 @@
 #include "absl/strings/strip.h"
 #include "base/file_util.h"
 #include "gtest/gtest.h"
+#include "tests/e2e/e2e_paths.h"
 #include "rpc/trainer_client.h"
 #include "tools/subprocess.h"
 #include "trainer/game_store.h"
@@ -27,9 +28,8 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-const std::string kRenju = std::string(RENJU_BINARY_DIR) + "/renju";
-const std::string kConfig =
-    std::string(RENJU_SOURCE_DIR) + "/tests/data/e2e.textproto";
+using testing::kRenju;
+using testing::kE2eConfig;
 
 // A port that was free a moment ago, so a restarted trainer can listen on
 // the address the workers already know.
@@ -75,7 +75,7 @@ class LoopTest : public ::testing::Test {
     if (!HasFailure()) fs::remove_all(run_);
   }
 
-  void StartTrainer(const std::string& config = kConfig) {
+  void StartTrainer(const std::string& config = kE2eConfig) {
     auto child = Subprocess::Start(
         {kRenju, "trainer", "--config", config, "--run-dir", run_.string(),
          "--listen", address_},
@@ -84,7 +84,7 @@ class LoopTest : public ::testing::Test {
     trainer_.emplace(std::move(*child));
   }
 
-  void StartWorker(int i, int games, const std::string& config = kConfig) {
+  void StartWorker(int i, int games, const std::string& config = kE2eConfig) {
     auto child = Subprocess::Start(
         {kRenju, "selfplay", "--config", config, "--trainer", address_,
          "--worker-id", absl::StrCat("worker-", i), "--out",
@@ -248,7 +248,7 @@ TEST_F(LoopTest, KilledTrainerLosesNoAcknowledgedGameAndStoresNoneTwice) {
 // with every opening action, and a game whose actions were forged is
 // refused with the first illegal action named.
 TEST_F(LoopTest, OpeningRuleGamesAreStoredAndForgedOnesRejected) {
-  absl::StatusOr<std::string> base = ReadFile(kConfig);
+  absl::StatusOr<std::string> base = ReadFile(kE2eConfig);
   ASSERT_TRUE(base.ok()) << base.status();
   std::string text = *base;
   const std::string anchor = "  max_plies: 120\n";

@@ -10,16 +10,12 @@
 #include "gtest/gtest.h"
 #include "rules/symmetry.h"
 #include "rules/types.h"
+#include "tests/rules/test_util.h"
 
 namespace renju {
 namespace {
 
-std::vector<Move> Moves(const std::string& text) {
-  absl::StatusOr<std::vector<Move>> moves =
-      ParseMoveList(text, kRenjuBoardSize);
-  EXPECT_TRUE(moves.ok()) << moves.status();
-  return moves.ok() ? *moves : std::vector<Move>{};
-}
+using testing::Moves;
 
 // The RULES.md table, written out independently of the code's table.
 struct TableRow {

@@ -19,6 +19,7 @@
 namespace renju {
 namespace {
 
+using testing::Moves;
 using testing::Pt;
 constexpr Player kFirst = Player::kFirst;
 constexpr Player kSecond = Player::kSecond;
@@ -659,10 +660,6 @@ TEST(OpeningRecordTest, ActionListsSplitOutsideParentheses) {
 const std::vector<std::string> kRifActions = {
     "Place(h8)", "Place(h9)",          "Place(j10)",     "Swap",
     "Place(i10)", "OfferFifth(g7 j7)", "ChooseFifth(j7)"};
-
-std::vector<Move> Moves(const std::string& list) {
-  return *ParseMoveList(list, kRenjuBoardSize);
-}
 
 TEST(OpeningRecordTest, AcceptsAFinishedOpeningAndItsMoves) {
   absl::StatusOr<OpeningState> state =

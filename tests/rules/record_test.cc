@@ -14,13 +14,8 @@
 namespace renju {
 namespace {
 
+using testing::Moves;
 using testing::Pt;
-
-std::vector<Move> Moves(const std::string& text, int size = kRenjuBoardSize) {
-  absl::StatusOr<std::vector<Move>> moves = ParseMoveList(text, size);
-  EXPECT_TRUE(moves.ok()) << moves.status();
-  return moves.ok() ? *moves : std::vector<Move>{};
-}
 
 std::string ErrorOf(const absl::Status& status) {
   return status.ok() ? "(ok)" : std::string(status.message());

@@ -1,4 +1,5 @@
-// Helpers shared by the rules tests: positions from point lists.
+// Helpers shared by the rules tests: positions from point lists, moves
+// from move lists.
 #ifndef RENJU_TESTS_RULES_TEST_UTIL_H_
 #define RENJU_TESTS_RULES_TEST_UTIL_H_
 
@@ -30,6 +31,14 @@ inline Board MakeBoard(const std::string& black, const std::string& white = "",
     board.Place(Pt(std::string(s), size), Color::kWhite);
   }
   return board;
+}
+
+// "h8 h9 pass ..." as moves; a bad list fails the test.
+inline std::vector<Move> Moves(const std::string& text,
+                               int size = kRenjuBoardSize) {
+  absl::StatusOr<std::vector<Move>> moves = ParseMoveList(text, size);
+  EXPECT_TRUE(moves.ok()) << moves.status();
+  return moves.ok() ? *moves : std::vector<Move>{};
 }
 
 }  // namespace renju::testing

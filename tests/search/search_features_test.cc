@@ -20,11 +20,7 @@ namespace {
 using testing::MakeGame;
 using testing::Pt;
 
-SearchParams Params(int64_t visits) {
-  SearchParams p;
-  p.max_visits = visits;
-  return p;
-}
+using testing::Params;
 
 // The evaluator's priors for `game`, indexed like Evaluation::policy.
 std::vector<float> RawPriors(Evaluator& evaluator, const Game& game) {

@@ -19,14 +19,8 @@ namespace {
 using testing::MakeGame;
 using testing::Pt;
 
-constexpr Color kBlack = Color::kBlack;
-constexpr Color kWhite = Color::kWhite;
 
-SearchParams Params(int64_t visits) {
-  SearchParams p;
-  p.max_visits = visits;
-  return p;
-}
+using testing::Params;
 
 SearchResult RunSearch(const SearchParams& params, Evaluator& evaluator,
                        const Game& game, uint64_t seed = 1) {

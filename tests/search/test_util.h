@@ -1,4 +1,4 @@
-// Helpers shared by the search tests: games from stone lists.
+// Helpers shared by the search tests: games from stone lists, parameters.
 #ifndef RENJU_TESTS_SEARCH_TEST_UTIL_H_
 #define RENJU_TESTS_SEARCH_TEST_UTIL_H_
 
@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "rules/game.h"
 #include "rules/types.h"
+#include "search/search_params.h"
 
 namespace renju::testing {
 
@@ -50,6 +51,13 @@ inline Game MakeGame(const std::string& black, const std::string& white,
   if (game.side_to_move() != to_move) play(Move::Pass());
   EXPECT_FALSE(game.over()) << "test position already decided";
   return game;
+}
+
+// The search's defaults with a visit budget.
+inline SearchParams Params(int64_t visits) {
+  SearchParams p;
+  p.max_visits = visits;
+  return p;
 }
 
 }  // namespace renju::testing

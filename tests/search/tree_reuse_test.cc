@@ -17,11 +17,7 @@ namespace {
 using testing::MakeGame;
 using testing::Pt;
 
-SearchParams Params(int64_t visits) {
-  SearchParams p;
-  p.max_visits = visits;
-  return p;
-}
+using testing::Params;
 
 // The most visited child of the root's child for `move`: the reply the
 // tree expects.

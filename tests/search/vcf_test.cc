@@ -13,10 +13,8 @@ using testing::MakeGame;
 using testing::Points;
 using testing::Pt;
 
-constexpr Color kBlack = Color::kBlack;
-constexpr Color kWhite = Color::kWhite;
 
-VcfResult Solve(Game& game, Color attacker, int64_t max_nodes = 100000) {
+VcfResult SolveVcf(Game& game, Color attacker, int64_t max_nodes = 100000) {
   VcfSolver solver;
   const uint64_t hash = game.board().hash();
   VcfResult r =
@@ -65,14 +63,14 @@ constexpr char kFourThreeWhite[] = "e8";
 
 TEST(VcfTest, WinInOneIsALineOfOneFive) {
   Game game = MakeGame("d8 e8 f8 g8", "d9 e9 f9 g9");
-  VcfResult r = Solve(game, kBlack);
+  VcfResult r = SolveVcf(game, kBlack);
   EXPECT_EQ(r.outcome, VcfOutcome::kWin);
   EXPECT_EQ(r.line, Points("c8"));  // cell order: c8 before h8
 }
 
 TEST(VcfTest, FindsFourThree) {
   Game game = MakeGame(kFourThreeBlack, kFourThreeWhite);
-  VcfResult r = Solve(game, kBlack);
+  VcfResult r = SolveVcf(game, kBlack);
   ASSERT_EQ(r.outcome, VcfOutcome::kWin);
   EXPECT_EQ(r.line.front(), Pt("i8"));
   EXPECT_EQ(r.line[1], Pt("j8"));
@@ -84,7 +82,7 @@ TEST(VcfTest, FindsFourOnASplitLine) {
   // the row; only the split four h8 (five point f6) plus the three h8 i8 j8
   // wins.
   Game game = MakeGame("d4 e5 g7 i8 j8", "c3");
-  VcfResult r = Solve(game, kBlack);
+  VcfResult r = SolveVcf(game, kBlack);
   ASSERT_EQ(r.outcome, VcfOutcome::kWin);
   EXPECT_EQ(r.line.front(), Pt("h8"));
   EXPECT_EQ(r.line[1], Pt("f6"));
@@ -100,16 +98,16 @@ TEST(VcfTest, BlackMayNotMakeAFourOnAForbiddenPoint) {
   Game renju = MakeGame(black, white);
   ASSERT_EQ(ForbiddenAt(renju.mutable_board(), Pt("i8")),
             ForbiddenKind::kDoubleFour);
-  EXPECT_EQ(Solve(renju, kBlack).outcome, VcfOutcome::kNoWin);
+  EXPECT_EQ(SolveVcf(renju, kBlack).outcome, VcfOutcome::kNoWin);
 
   // Without forbidden moves the double-four wins at once.
   Game freestyle = MakeGame(black, white, kBlack, Variant::kFreestyle);
-  VcfResult r = Solve(freestyle, kBlack);
+  VcfResult r = SolveVcf(freestyle, kBlack);
   ASSERT_EQ(r.outcome, VcfOutcome::kWin);
   EXPECT_EQ(r.line, Points("i8"));
   // White may make the same double-four.
   Game white_attacks = MakeGame(white, black, kWhite);
-  EXPECT_EQ(Solve(white_attacks, kWhite).outcome, VcfOutcome::kWin);
+  EXPECT_EQ(SolveVcf(white_attacks, kWhite).outcome, VcfOutcome::kWin);
 }
 
 TEST(VcfTest, BlackFourWhoseFivePointIsAnOverlineIsNoThreat) {
@@ -119,11 +117,11 @@ TEST(VcfTest, BlackFourWhoseFivePointIsAnOverlineIsNoThreat) {
   const char* white = "d8";
   Game renju = MakeGame(black, white);
   ASSERT_FALSE(renju.board().FourPoints(kBlack).Contains(Pt("h8")));
-  EXPECT_EQ(Solve(renju, kBlack).outcome, VcfOutcome::kNoWin);
+  EXPECT_EQ(SolveVcf(renju, kBlack).outcome, VcfOutcome::kNoWin);
 
   // In freestyle six in a row wins, so the same shape is a VCF.
   Game freestyle = MakeGame(black, white, kBlack, Variant::kFreestyle);
-  VcfResult r = Solve(freestyle, kBlack);
+  VcfResult r = SolveVcf(freestyle, kBlack);
   ASSERT_EQ(r.outcome, VcfOutcome::kWin);
   EXPECT_EQ(r.line.front(), Pt("h8"));
 }
@@ -139,14 +137,14 @@ TEST(VcfTest, WhiteWinsWhenBlacksOnlyBlockIsForbidden) {
     ASSERT_EQ(ForbiddenAt(game.mutable_board(), Pt("h9")),
               ForbiddenKind::kDoubleThree);
   }
-  VcfResult r = Solve(game, kWhite);
+  VcfResult r = SolveVcf(game, kWhite);
   ASSERT_EQ(r.outcome, VcfOutcome::kWin);
   EXPECT_EQ(r.line, Points("g9"));
   ExpectLineWins(game, kWhite, r.line);
 
   // Where black may block (no forbidden points), white has nothing.
   Game standard = MakeGame(black, white, kWhite, Variant::kStandard);
-  EXPECT_EQ(Solve(standard, kWhite).outcome, VcfOutcome::kNoWin);
+  EXPECT_EQ(SolveVcf(standard, kWhite).outcome, VcfOutcome::kNoWin);
 }
 
 TEST(VcfTest, DefenderFiveThreatMustBeBlockedFirst) {
@@ -154,7 +152,7 @@ TEST(VcfTest, DefenderFiveThreatMustBeBlockedFirst) {
   // black): black must block j8, and after white's i8 nothing is left.
   Game game = MakeGame(std::string(kFourThreeBlack) + " j3",
                        std::string(kFourThreeWhite) + " j4 j5 j6 j7");
-  EXPECT_EQ(Solve(game, kBlack).outcome, VcfOutcome::kNoWin);
+  EXPECT_EQ(SolveVcf(game, kBlack).outcome, VcfOutcome::kNoWin);
 }
 
 TEST(VcfTest, DefenderReplyThatMakesAFourStopsTheLine) {
@@ -162,12 +160,12 @@ TEST(VcfTest, DefenderReplyThatMakesAFourStopsTheLine) {
   // must block j4 instead of making the straight four.
   Game game =
       MakeGame(kFourThreeBlack, std::string(kFourThreeWhite) + " j5 j6 j7");
-  EXPECT_EQ(Solve(game, kBlack).outcome, VcfOutcome::kNoWin);
+  EXPECT_EQ(SolveVcf(game, kBlack).outcome, VcfOutcome::kNoWin);
 }
 
 TEST(VcfTest, QuietPositionHasNoVcf) {
   Game game = MakeGame("h8 i9", "h9 g8");
-  VcfResult r = Solve(game, kBlack);
+  VcfResult r = SolveVcf(game, kBlack);
   EXPECT_EQ(r.outcome, VcfOutcome::kNoWin);
   EXPECT_EQ(r.nodes, 0);
   EXPECT_TRUE(r.line.empty());
@@ -176,7 +174,7 @@ TEST(VcfTest, QuietPositionHasNoVcf) {
 TEST(VcfTest, NodeLimitGivesUnknown) {
   Game game = MakeGame("d4 e5 g7 i8 j8", "c3");
   // f6 is tried first and fails; one node is not enough for h8.
-  EXPECT_EQ(Solve(game, kBlack, /*max_nodes=*/1).outcome, VcfOutcome::kUnknown);
+  EXPECT_EQ(SolveVcf(game, kBlack, /*max_nodes=*/1).outcome, VcfOutcome::kUnknown);
 }
 
 }  // namespace

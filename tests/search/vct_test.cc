@@ -22,10 +22,8 @@ using testing::MakeGame;
 using testing::Points;
 using testing::Pt;
 
-constexpr Color kBlack = Color::kBlack;
-constexpr Color kWhite = Color::kWhite;
 
-VctResult Solve(Game& game, Color attacker, int max_depth = 8,
+VctResult SolveVct(Game& game, Color attacker, int max_depth = 8,
                 int64_t max_nodes = 1000000) {
   VctSolver solver;
   const uint64_t hash = game.board().hash();
@@ -103,7 +101,7 @@ TEST(VctTest, FindsFourThree) {
   // Black i8: the row four f8-i8 (e8 white, five point j8) and the
   // diagonal three i8 j9 k10.
   Game game = MakeGame("f8 g8 h8 j9 k10", "e8");
-  VctResult r = Solve(game, kBlack);
+  VctResult r = SolveVct(game, kBlack);
   ASSERT_EQ(r.outcome, VctOutcome::kWin);
   EXPECT_EQ(r.line.front(), Pt("i8"));
   EXPECT_EQ(r.line[1], Pt("j8"));
@@ -116,7 +114,7 @@ constexpr char kFarStones[] = "a1 o15";
 
 TEST(VctTest, FindsWhiteThreeThree) {
   Game game = MakeGame(kFarStones, kDoubleThreeWhite, kWhite);
-  VctResult r = Solve(game, kWhite);
+  VctResult r = SolveVct(game, kWhite);
   ASSERT_EQ(r.outcome, VctOutcome::kWin);
   EXPECT_EQ(r.depth, 1);
   EXPECT_EQ(r.line.front(), Pt("i8"));
@@ -131,14 +129,14 @@ TEST(VctTest, BlackDoubleThreeIsNoThreat) {
   Game renju = MakeGame(kDoubleThreeWhite, kFarStones);
   ASSERT_EQ(ForbiddenAt(renju.mutable_board(), Pt("i8")),
             ForbiddenKind::kDoubleThree);
-  EXPECT_EQ(Solve(renju, kBlack, /*max_depth=*/1).outcome, VctOutcome::kNoWin);
+  EXPECT_EQ(SolveVct(renju, kBlack, /*max_depth=*/1).outcome, VctOutcome::kNoWin);
   EXPECT_EQ(ReferenceVct(renju.mutable_board(), kBlack, 1, 1000000).outcome,
             VctOutcome::kNoWin);
 
   // Without forbidden moves i8 wins.
   Game freestyle =
       MakeGame(kDoubleThreeWhite, kFarStones, kBlack, Variant::kFreestyle);
-  VctResult r = Solve(freestyle, kBlack, /*max_depth=*/1);
+  VctResult r = SolveVct(freestyle, kBlack, /*max_depth=*/1);
   ASSERT_EQ(r.outcome, VctOutcome::kWin);
   EXPECT_EQ(r.line.front(), Pt("i8"));
 }
@@ -153,12 +151,12 @@ TEST(VctTest, BlackFourOnAForbiddenPointIsNoThreat) {
   ASSERT_EQ(ForbiddenAt(renju.mutable_board(), Pt("i8")),
             ForbiddenKind::kDoubleFour);
   // (Black does win in three threats: g9, i7, j6.)
-  EXPECT_EQ(Solve(renju, kBlack, /*max_depth=*/1).outcome, VctOutcome::kNoWin);
+  EXPECT_EQ(SolveVct(renju, kBlack, /*max_depth=*/1).outcome, VctOutcome::kNoWin);
   EXPECT_EQ(ReferenceVct(renju.mutable_board(), kBlack, 1, 1000000).outcome,
             VctOutcome::kNoWin);
 
   Game freestyle = MakeGame(black, white, kBlack, Variant::kFreestyle);
-  EXPECT_EQ(Solve(freestyle, kBlack, /*max_depth=*/1).outcome,
+  EXPECT_EQ(SolveVct(freestyle, kBlack, /*max_depth=*/1).outcome,
             VctOutcome::kWin);
 }
 
@@ -166,7 +164,7 @@ TEST(VctTest, FindsWhiteFourWithAForbiddenBlock) {
   // White g9 makes d9-g9 (c9 black); black's only block h9 is a
   // double-three (g10 h9 i8 and h10 h9 . h7).
   Game game = MakeGame("g10 h10 i8 h7 c9", "d9 e9 f9", kWhite);
-  VctResult r = Solve(game, kWhite);
+  VctResult r = SolveVct(game, kWhite);
   ASSERT_EQ(r.outcome, VctOutcome::kWin);
   EXPECT_EQ(r.line, Points("g9"));
   ExpectThreatLine(game, kWhite, r.line);
@@ -186,7 +184,7 @@ TEST(VctTest, WhiteThreatensAFourWithAForbiddenBlock) {
     ASSERT_EQ(board.FivePoints(kWhite).ToVector(), Points("h9"));
     ASSERT_EQ(ForbiddenAt(board, Pt("h9")), ForbiddenKind::kDoubleThree);
   }
-  VctResult r = Solve(game, kWhite);
+  VctResult r = SolveVct(game, kWhite);
   ASSERT_EQ(r.outcome, VctOutcome::kWin);
   EXPECT_EQ(r.depth, 1);
   EXPECT_EQ(r.line.front(), Pt("f9"));
@@ -196,7 +194,7 @@ TEST(VctTest, WhiteThreatensAFourWithAForbiddenBlock) {
 
   // Where black may block on h9, f9 is one three and a harmless shape.
   Game standard = MakeGame(black, white, kWhite, Variant::kStandard);
-  EXPECT_EQ(Solve(standard, kWhite, /*max_depth=*/1).outcome,
+  EXPECT_EQ(SolveVct(standard, kWhite, /*max_depth=*/1).outcome,
             VctOutcome::kNoWin);
 }
 
@@ -205,12 +203,12 @@ TEST(VctTest, FindsAVctOfSeveralThrees) {
   // and the anti-diagonal k6 j7 i8 at once. No fours until the end.
   Game game = MakeGame("g9 f8 j6 k10", "g6 k7 h7 k5", kWhite);
   ASSERT_TRUE(game.board().FourPoints(kWhite).empty());
-  VctResult r = Solve(game, kWhite);
+  VctResult r = SolveVct(game, kWhite);
   ASSERT_EQ(r.outcome, VctOutcome::kWin);
   EXPECT_EQ(r.depth, 3);
   EXPECT_GE(ExpectThreatLine(game, kWhite, r.line), 3);
   // Not within two threats, by the reference too.
-  EXPECT_EQ(Solve(game, kWhite, /*max_depth=*/2).outcome, VctOutcome::kNoWin);
+  EXPECT_EQ(SolveVct(game, kWhite, /*max_depth=*/2).outcome, VctOutcome::kNoWin);
   EXPECT_EQ(ReferenceVct(game.mutable_board(), kWhite, 2, 3000000).outcome,
             VctOutcome::kNoWin);
   EXPECT_EQ(ReferenceVct(game.mutable_board(), kWhite, 3, 3000000).outcome,
@@ -219,7 +217,7 @@ TEST(VctTest, FindsAVctOfSeveralThrees) {
 
 TEST(VctTest, QuietPositionHasNoVct) {
   Game game = MakeGame("h8", "h9");
-  VctResult r = Solve(game, kBlack);
+  VctResult r = SolveVct(game, kBlack);
   EXPECT_EQ(r.outcome, VctOutcome::kNoWin);
   EXPECT_TRUE(r.line.empty());
 }
@@ -227,7 +225,7 @@ TEST(VctTest, QuietPositionHasNoVct) {
 TEST(VctTest, RespectsItsNodeBudget) {
   Game game = MakeGame("g9 f8 j6 k10", "g6 k7 h7 k5", kWhite);
   for (int64_t budget : {1, 10, 100}) {
-    const VctResult r = Solve(game, kWhite, 8, budget);
+    const VctResult r = SolveVct(game, kWhite, 8, budget);
     EXPECT_EQ(r.outcome, VctOutcome::kUnknown) << budget;
     EXPECT_LE(r.nodes, budget);
   }
@@ -306,7 +304,7 @@ TEST(VctTest, AgreesWithTheReferenceOnASampleOfThePuzzleSet) {
     for (int i = 0; i < p.ply; ++i) ASSERT_TRUE(game.Play(moves[i]).ok());
     const Color attacker = game.side_to_move();
     const VctOutcome want = p.win ? VctOutcome::kWin : VctOutcome::kNoWin;
-    VctResult mine = Solve(game, attacker, depth, 10000000);
+    VctResult mine = SolveVct(game, attacker, depth, 10000000);
     EXPECT_EQ(mine.outcome, want);
     if (mine.outcome == VctOutcome::kWin) {
       ExpectThreatLine(game, attacker, mine.line);

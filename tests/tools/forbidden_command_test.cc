@@ -19,12 +19,7 @@ using testing::RunRenju;
 using testing::SharedData;
 using testing::Stderr;
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
+using testing::Lines;
 
 TEST(ForbiddenCommandTest, LabelsEveryPublicPositionExactly) {
   const std::string path = SharedData("renju-forbidden-public.jsonl");

@@ -21,12 +21,7 @@ using testing::RunRenju;
 using testing::SharedData;
 using testing::Stderr;
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
+using testing::Lines;
 
 // Writes `content` to a file named `name` in the test's temporary folder.
 std::string WriteTemp(const std::string& name, const std::string& content) {

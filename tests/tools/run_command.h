@@ -16,7 +16,9 @@
 
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "tools/commands.h"
 
@@ -111,6 +113,14 @@ inline CommandResult RunCommand(int (*command)(const commands::Argv&),
 
 inline std::string SharedData(const std::string& name) {
   return std::string(RENJU_SHARED_DIR) + "/data/" + name;
+}
+
+// A command's output line by line.
+inline std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
 }
 
 }  // namespace renju::testing
