@@ -72,24 +72,34 @@ absl::Status ReadOpening(const nlohmann::json& object, GameRecord& record) {
   if (!actions->is_array()) {
     return KeyError("opening_actions", "is not a list of actions");
   }
-  for (const nlohmann::json& entry : *actions) {
-    const size_t n = record.opening_actions.size() + 1;
-    if (!entry.is_string()) {
-      return KeyError("opening_actions",
-                      absl::StrCat("entry ", n, " is not a string: ", entry.dump()));
-    }
-    absl::StatusOr<OpeningAction> action =
-        ParseOpeningAction(entry.get<std::string>(), record.size);
-    if (!action.ok()) {
-      return KeyError("opening_actions", absl::StrCat("entry ", n, ": ",
-                                                      action.status().message()));
-    }
-    record.opening_actions.push_back(*std::move(action));
-  }
+  absl::StatusOr<std::vector<OpeningAction>> list =
+      OpeningActionsFromJson(*actions, record.size);
+  if (!list.ok()) return KeyError("opening_actions", list.status().message());
+  record.opening_actions = *std::move(list);
   return absl::OkStatus();
 }
 
 }  // namespace
+
+absl::StatusOr<std::vector<OpeningAction>> OpeningActionsFromJson(
+    const nlohmann::json& list, int size) {
+  std::vector<OpeningAction> actions;
+  for (const nlohmann::json& entry : list) {
+    const size_t n = actions.size() + 1;
+    if (!entry.is_string()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("entry ", n, " is not a string: ", entry.dump()));
+    }
+    absl::StatusOr<OpeningAction> action =
+        ParseOpeningAction(entry.get<std::string>(), size);
+    if (!action.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("entry ", n, ": ", action.status().message()));
+    }
+    actions.push_back(*std::move(action));
+  }
+  return actions;
+}
 
 absl::StatusOr<GameRecord> GameFromJson(const nlohmann::json& object) {
   if (!object.is_object()) {

@@ -38,6 +38,12 @@ absl::StatusOr<GameRecord> GameFromJson(const nlohmann::json& object);
 // .jsonl file is its dump() and a newline.
 nlohmann::ordered_json GameToJson(const GameRecord& record);
 
+// A JSON list of opening actions as OpeningAction::ToString writes them
+// (["Place(h8)", "Swap", ...]) on a board of `size`; the error names the
+// 1-based entry at fault.
+absl::StatusOr<std::vector<OpeningAction>> OpeningActionsFromJson(
+    const nlohmann::json& list, int size);
+
 // Every line of `text`; GameRecord::line is the 1-based line number. The
 // error names the line.
 absl::StatusOr<std::vector<GameRecord>> ReadGameJsonl(absl::string_view text);

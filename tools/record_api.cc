@@ -72,22 +72,7 @@ absl::StatusOr<std::vector<OpeningAction>> ParseActions(const Json& value,
     return absl::InvalidArgumentError(absl::StrCat(
         "expected a list of actions or a string, got ", value.dump()));
   }
-  std::vector<OpeningAction> actions;
-  for (const Json& entry : value) {
-    const size_t n = actions.size() + 1;
-    if (!entry.is_string()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("entry ", n, " is not a string: ", entry.dump()));
-    }
-    absl::StatusOr<OpeningAction> action =
-        ParseOpeningAction(entry.get<std::string>(), size);
-    if (!action.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("entry ", n, ": ", action.status().message()));
-    }
-    actions.push_back(*std::move(action));
-  }
-  return actions;
+  return OpeningActionsFromJson(value, size);
 }
 
 // The record a save request describes, checked against the rules as the
