@@ -52,12 +52,9 @@ TEST(InferenceServerTest, ServesTheTrainersModelsUntilSigterm) {
 
   FakeTrainer trainer_service;
   trainer_service.Publish(1, model1);
-  grpc::ServerBuilder builder;
   int trainer_port = 0;
-  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(),
-                           &trainer_port);
-  builder.RegisterService(&trainer_service);
-  std::unique_ptr<grpc::Server> trainer_server = builder.BuildAndStart();
+  std::unique_ptr<grpc::Server> trainer_server =
+      testing::StartFakeTrainer(trainer_service, trainer_port);
   ASSERT_NE(trainer_server, nullptr);
 
   InferenceServerOptions options;

@@ -221,12 +221,9 @@ TEST_F(InferenceServiceTest, HotSwapUnderLoadLosesNoRequest) {
   // The trainer side: generation 1 now, generation 2 later.
   FakeTrainer trainer_service;
   trainer_service.Publish(1, model1_);
-  grpc::ServerBuilder builder;
   int trainer_port = 0;
-  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(),
-                           &trainer_port);
-  builder.RegisterService(&trainer_service);
-  std::unique_ptr<grpc::Server> trainer_server = builder.BuildAndStart();
+  std::unique_ptr<grpc::Server> trainer_server =
+      testing::StartFakeTrainer(trainer_service, trainer_port);
   ASSERT_NE(trainer_server, nullptr);
   absl::StatusOr<std::unique_ptr<TrainerClient>> trainer =
       TrainerClient::Create(

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -206,6 +207,17 @@ class FakeTrainer final : public pb::Trainer::Service {
       ABSL_GUARDED_BY(mutex_);
   int64_t current_ ABSL_GUARDED_BY(mutex_) = 0;
 };
+
+// `trainer` served on a free loopback port, which `port` gets; null when
+// the server did not start.
+inline std::unique_ptr<grpc::Server> StartFakeTrainer(FakeTrainer& trainer,
+                                                      int& port) {
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(),
+                           &port);
+  builder.RegisterService(&trainer);
+  return builder.BuildAndStart();
+}
 
 }  // namespace renju::testing
 
