@@ -223,7 +223,8 @@ absl::StatusOr<std::string> WriteRecord(const std::string& format,
   return GameToJson(record).dump() + "\n";
 }
 
-// The body as JSON; false and the 400 when it is not JSON we can read.
+// The body as a JSON object; false and the 400 when it is not one we can
+// read.
 bool ParseBody(const std::string& body, const char* example, Json& out,
                RecordsAnswer& error) {
   try {
@@ -238,6 +239,10 @@ bool ParseBody(const std::string& body, const char* example, Json& out,
                                    e.what()));
     return false;
   }
+  if (!out.is_object()) {
+    error = Error("", "the body must be a JSON object");
+    return false;
+  }
   return true;
 }
 
@@ -249,9 +254,6 @@ RecordsAnswer SaveRecordJson(const std::string& body) {
   if (!ParseBody(body, "{\"format\": ..., \"moves\": ...}", request,
                  error)) {
     return error;
-  }
-  if (!request.is_object()) {
-    return Error("", "the body must be a JSON object");
   }
   static const std::vector<std::string> kFields = {
       "format", "moves",        "rule",           "result",
@@ -310,9 +312,6 @@ RecordsAnswer RecordsJson(const std::string& body) {
   if (!ParseBody(body, "{\"name\": ..., \"text\": ...}", request,
                  error)) {
     return error;
-  }
-  if (!request.is_object()) {
-    return Error("", "the body must be a JSON object");
   }
   for (const auto& [key, value] : request.items()) {
     if (key != "name" && key != "text") {

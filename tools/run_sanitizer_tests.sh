@@ -38,27 +38,14 @@ elapsed() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 # an exit). Both run in process groups of their own (setsid), so that
 # whatever they started (compilers, test processes) stops with them.
 tsan_build=""
-stage_pid=""
+source "$ROOT/tools/stages.sh"  # run_stage, stop_stage
 stop_background() {
   [[ -z "$tsan_build" ]] || kill -- -"$tsan_build" 2>/dev/null || true
-  [[ -z "$stage_pid" ]] || kill -- -"$stage_pid" 2>/dev/null || true
+  stop_stage
 }
 trap stop_background EXIT
 trap 'exit 143' TERM
 trap 'exit 130' INT
-
-# run_stage CMD...: runs CMD in its own process group and waits for it.
-# Waiting with `wait` rather than running CMD in the foreground lets a
-# signal end the script at once: bash holds traps back until a foreground
-# command ends.
-run_stage() {
-  setsid "$@" &
-  stage_pid=$!
-  local status=0
-  wait "$stage_pid" || status=$?
-  stage_pid=""
-  return "$status"
-}
 
 # configure <build dir> <sanitizers>
 configure() {

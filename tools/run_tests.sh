@@ -37,28 +37,15 @@ done
 # so that whatever they started stops with them.
 load_pids=()
 fuzz_build=""
-stage_pid=""
+source "$ROOT/tools/stages.sh"  # run_stage, stop_stage
 stop_background() {
   ((${#load_pids[@]} == 0)) || kill "${load_pids[@]}" 2>/dev/null || true
   [[ -z "$fuzz_build" ]] || kill -- -"$fuzz_build" 2>/dev/null || true
-  [[ -z "$stage_pid" ]] || kill -- -"$stage_pid" 2>/dev/null || true
+  stop_stage
 }
 trap stop_background EXIT
 trap 'exit 143' TERM
 trap 'exit 130' INT
-
-# run_stage CMD...: runs CMD in its own process group and waits for it.
-# Waiting with `wait` rather than running CMD in the foreground lets a
-# signal end the script at once: bash holds traps back until a foreground
-# command ends.
-run_stage() {
-  setsid "$@" &
-  stage_pid=$!
-  local status=0
-  wait "$stage_pid" || status=$?
-  stage_pid=""
-  return "$status"
-}
 
 if [[ "$under_load" == 1 ]]; then
   for ((i = 0; i < $(nproc); ++i)); do
