@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "base/logging.h"
 #include "rpc/game_record.h"
 
 namespace renju {
@@ -99,6 +100,30 @@ absl::Status RemoteEvaluator::Evaluate(Game& game, Evaluation& out) {
   if (absl::Status s = queue_.Push(&request); !s.ok()) return s;
   request.done.WaitForNotification();
   return request.status;
+}
+
+absl::Status RemoteEvaluator::EvaluateBatch(
+    absl::Span<Game* const> games, absl::Span<Evaluation* const> outs) {
+  RENJU_CHECK(games.size() == outs.size())
+      << games.size() << " games, " << outs.size() << " outputs";
+  const size_t n = games.size();
+  // Requests hold a Notification and cannot move: one array per call.
+  std::unique_ptr<Request[]> requests(new Request[n]);
+  std::vector<PendingEvaluation*> pending(n);
+  for (size_t i = 0; i < n; ++i) {
+    requests[i].position = PositionOf(*games[i]);
+    requests[i].area = games[i]->size() * games[i]->size();
+    requests[i].out = outs[i];
+    pending[i] = &requests[i];
+  }
+  if (absl::Status s = queue_.PushBatch(pending); !s.ok()) return s;
+  absl::Status status;
+  // Every request must be answered before `requests` goes, error or not.
+  for (size_t i = 0; i < n; ++i) {
+    requests[i].done.WaitForNotification();
+    status.Update(requests[i].status);
+  }
+  return status;
 }
 
 void RemoteEvaluator::Shutdown() {

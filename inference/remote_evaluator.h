@@ -84,6 +84,10 @@ class RemoteEvaluator : public Evaluator {
   // answer is malformed (Internal), or the evaluator is shut down
   // (Unavailable).
   absl::Status Evaluate(Game& game, Evaluation& out) override;
+  // The positions go out at once (EvaluationQueue::PushBatch), in RPCs of
+  // at most max_batch_size; the same errors, for any of them.
+  absl::Status EvaluateBatch(absl::Span<Game* const> games,
+                             absl::Span<Evaluation* const> outs) override;
 
   // Fails queued and later calls with Unavailable; RPCs in flight finish.
   // Idempotent and thread-safe.

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "base/logging.h"
 #include "nn/encoding.h"
 #include "nn/output.h"
 
@@ -58,7 +59,7 @@ BatchedEvaluator::BatchedEvaluator(std::vector<std::unique_ptr<Model>> models,
 
 BatchedEvaluator::~BatchedEvaluator() { Shutdown(); }
 
-absl::Status BatchedEvaluator::Evaluate(Game& game, Evaluation& out) {
+absl::Status BatchedEvaluator::CheckPlayable(const Game& game) const {
   const int size = config_.board_size;
   if (game.size() != size) {
     return absl::InvalidArgumentError(
@@ -71,25 +72,71 @@ absl::Status BatchedEvaluator::Evaluate(Game& game, Evaluation& out) {
     return absl::InvalidArgumentError(absl::StrCat(
         "the network was not trained for ", VariantName(game.variant())));
   }
-  // Each caller thread encodes into its own buffer, reused across calls.
-  thread_local std::vector<float> planes;
+  return absl::OkStatus();
+}
+
+void BatchedEvaluator::Prepare(Game& game, float* planes,
+                               Evaluation& out, Request& request) const {
   // The model's own encoding: a checkpoint plays with the version it
   // records (all models share one config, checked in Create).
-  const int version = config_.encoding_version;
-  planes.resize(EncodedSize(size, version));
-  EncodePosition(game, version, planes.data());
-  const int area = size * size;
-  out.policy.resize(area);
-
-  Request request;
-  request.planes = planes.data();
+  EncodePosition(game, config_.encoding_version, planes);
+  out.policy.resize(config_.board_size * config_.board_size);
+  request.planes = planes;
   request.policy_logits = out.policy.data();
-  if (absl::Status s = queue_.Push(&request); !s.ok()) return s;
-  request.done.WaitForNotification();
+}
+
+absl::Status BatchedEvaluator::Finish(const Request& request,
+                                      const float* planes, int area,
+                                      Evaluation& out) {
   if (!request.status.ok()) return request.status;
-  MaskedSoftmax(planes.data() + kLegalPlane * area, area, out.policy.data());
+  MaskedSoftmax(planes + kLegalPlane * area, area, out.policy.data());
   SetWdl(request.wdl_logits, out);
   return absl::OkStatus();
+}
+
+absl::Status BatchedEvaluator::Evaluate(Game& game, Evaluation& out) {
+  if (absl::Status s = CheckPlayable(game); !s.ok()) return s;
+  // Each caller thread encodes into its own buffer, reused across calls.
+  thread_local std::vector<float> planes;
+  planes.resize(EncodedSize(config_.board_size, config_.encoding_version));
+  Request request;
+  Prepare(game, planes.data(), out, request);
+  if (absl::Status s = queue_.Push(&request); !s.ok()) return s;
+  request.done.WaitForNotification();
+  return Finish(request, planes.data(), config_.board_size * config_.board_size,
+                out);
+}
+
+absl::Status BatchedEvaluator::EvaluateBatch(
+    absl::Span<Game* const> games, absl::Span<Evaluation* const> outs) {
+  RENJU_CHECK(games.size() == outs.size())
+      << games.size() << " games, " << outs.size() << " outputs";
+  const int n = games.size();
+  if (n == 0) return absl::OkStatus();
+  for (Game* game : games) {
+    if (absl::Status s = CheckPlayable(*game); !s.ok()) return s;
+  }
+  thread_local std::vector<float> planes;
+  const size_t encoded =
+      EncodedSize(config_.board_size, config_.encoding_version);
+  planes.resize(encoded * n);
+  // Requests hold a Notification and cannot move: one array per call.
+  std::unique_ptr<Request[]> requests(new Request[n]);
+  std::vector<PendingEvaluation*> pending(n);
+  for (int i = 0; i < n; ++i) {
+    Prepare(*games[i], planes.data() + encoded * i, *outs[i], requests[i]);
+    pending[i] = &requests[i];
+  }
+  if (absl::Status s = queue_.PushBatch(pending); !s.ok()) return s;
+  const int area = config_.board_size * config_.board_size;
+  absl::Status status;
+  // Every request must be delivered before `requests` goes, error or not.
+  for (int i = 0; i < n; ++i) {
+    requests[i].done.WaitForNotification();
+    status.Update(Finish(requests[i], planes.data() + encoded * i, area,
+                         *outs[i]));
+  }
+  return status;
 }
 
 void BatchedEvaluator::Shutdown() {

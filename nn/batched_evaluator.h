@@ -65,6 +65,11 @@ class BatchedEvaluator : public Evaluator {
   // board size is not the network's (InvalidArgument), the evaluator is
   // shut down (Unavailable), the forward failed (Internal).
   absl::Status Evaluate(Game& game, Evaluation& out) override;
+  // The positions go out together (EvaluationQueue::PushBatch): split into
+  // forwards of at most max_batch_size, without waiting max_wait_us for
+  // other callers. The same errors, for any of the games.
+  absl::Status EvaluateBatch(absl::Span<Game* const> games,
+                             absl::Span<Evaluation* const> outs) override;
 
   // Closes the queue: requests still queued and any later Evaluate calls
   // fail with Unavailable; batches already running finish and deliver.
@@ -79,6 +84,15 @@ class BatchedEvaluator : public Evaluator {
 
   BatchedEvaluator(std::vector<std::unique_ptr<Model>> models,
                    const BatchedEvaluatorOptions& options);
+  // InvalidArgument when the network cannot evaluate `game`.
+  absl::Status CheckPlayable(const Game& game) const;
+  // Encodes `game` into `planes` and points `request` at them and at
+  // out's policy, resized to the board.
+  void Prepare(Game& game, float* planes, Evaluation& out,
+               Request& request) const;
+  // Turns the delivered logits into out's priors and value.
+  static absl::Status Finish(const Request& request, const float* planes,
+                             int area, Evaluation& out);
   void Serve(Model& model);
   void RunBatch(Model& model, const std::vector<PendingEvaluation*>& batch,
                 std::vector<float>& inputs, std::vector<float>& policy,

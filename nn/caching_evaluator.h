@@ -45,6 +45,9 @@ class CachingEvaluator : public Evaluator {
   // Thread-safe. A hit copies the stored evaluation; a miss asks `inner`
   // and stores its answer. Errors from `inner` are returned, not cached.
   absl::Status Evaluate(Game& game, Evaluation& out) override;
+  // Hits are answered here; the misses go to inner's EvaluateBatch together.
+  absl::Status EvaluateBatch(absl::Span<Game* const> games,
+                             absl::Span<Evaluation* const> outs) override;
 
   CacheStats stats() const;
 
@@ -60,6 +63,10 @@ class CachingEvaluator : public Evaluator {
   };
 
   static uint64_t KeyOf(Game& game);
+  // True, with `out` filled, when `game` (of the cache's size) is cached.
+  bool Lookup(Game& game, Evaluation& out);
+  // Keeps inner's answer `eval` for `game`; Internal when it is malformed.
+  absl::Status Store(Game& game, const Evaluation& eval);
   std::mutex& StripeOf(size_t slot) { return stripes_[slot % kNumStripes]; }
 
   Evaluator& inner_;

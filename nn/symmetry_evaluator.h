@@ -33,6 +33,9 @@ class SymmetryEvaluator : public Evaluator {
 
   // Thread-safe if `inner` is.
   absl::Status Evaluate(Game& game, Evaluation& out) override;
+  // A symmetry for each game (drawn in order), one batch to `inner`.
+  absl::Status EvaluateBatch(absl::Span<Game* const> games,
+                             absl::Span<Evaluation* const> outs) override;
 
  private:
   Symmetry Next();

@@ -27,6 +27,25 @@ absl::Status EvaluationQueue::Push(PendingEvaluation* request) {
   return absl::OkStatus();
 }
 
+absl::Status EvaluationQueue::PushBatch(
+    absl::Span<PendingEvaluation* const> requests) {
+  if (requests.empty()) return absl::OkStatus();
+  const auto now = std::chrono::steady_clock::now();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (closed_) return absl::UnavailableError(closed_message_);
+    for (PendingEvaluation* request : requests) {
+      request->queued = now;
+      request->due_now = true;
+      queue_.push_back(request);
+    }
+    queued_due_now_ += requests.size();
+  }
+  // A due batch turns a waiting taker's condition true whatever it was.
+  work_cv_.notify_one();
+  return absl::OkStatus();
+}
+
 void EvaluationQueue::Close() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -44,8 +63,9 @@ bool EvaluationQueue::HasWorkOrClosed() const {
   return closed_ || !queue_.empty();
 }
 
-bool EvaluationQueue::BatchFullOrClosed() const {
-  return closed_ || static_cast<int>(queue_.size()) >= max_batch_size_;
+bool EvaluationQueue::BatchDueOrClosed() const {
+  return closed_ || queued_due_now_ > 0 ||
+         static_cast<int>(queue_.size()) >= max_batch_size_;
 }
 
 bool EvaluationQueue::TakeBatch(std::vector<PendingEvaluation*>& batch) {
@@ -54,9 +74,9 @@ bool EvaluationQueue::TakeBatch(std::vector<PendingEvaluation*>& batch) {
   // Another taker may empty the queue while this one waits for it to fill.
   while (true) {
     work_cv_.wait(lock, [this] { return HasWorkOrClosed(); });
-    if (!BatchFullOrClosed()) {
+    if (!BatchDueOrClosed()) {
       work_cv_.wait_until(lock, queue_.front()->queued + max_wait_,
-                          [this] { return BatchFullOrClosed(); });
+                          [this] { return BatchDueOrClosed(); });
     }
     if (closed_) {
       for (PendingEvaluation* request : queue_) {
@@ -64,6 +84,7 @@ bool EvaluationQueue::TakeBatch(std::vector<PendingEvaluation*>& batch) {
         request->done.Notify();
       }
       queue_.clear();
+      queued_due_now_ = 0;
       return false;
     }
     if (!queue_.empty()) break;
@@ -72,6 +93,7 @@ bool EvaluationQueue::TakeBatch(std::vector<PendingEvaluation*>& batch) {
   const auto now = std::chrono::steady_clock::now();
   for (int i = 0; i < n; ++i) {
     stats_.total_wait += now - queue_.front()->queued;
+    if (queue_.front()->due_now) --queued_due_now_;
     batch.push_back(queue_.front());
     queue_.pop_front();
   }

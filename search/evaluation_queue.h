@@ -1,7 +1,8 @@
 // The queue between the search threads that ask for evaluations and the
 // threads that answer them a batch at a time: BatchedEvaluator's network
 // servers and RemoteEvaluator's RPC senders. A batch goes out once it is
-// full or once its oldest request has waited max_wait_us.
+// full, once its oldest request has waited max_wait_us, or at once when a
+// caller queued a batch of its own (PushBatch: a search's gathered leaves).
 //
 // Each asking thread is woken only by its own request's `done`, and a
 // waiting taker only by the first request, a full batch, requests left
@@ -20,6 +21,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
+#include "absl/types/span.h"
 #include "base/notification.h"
 
 namespace renju {
@@ -29,6 +31,8 @@ namespace renju {
 // thread's stack until `done`.
 struct PendingEvaluation {
   std::chrono::steady_clock::time_point queued;
+  // Queued by PushBatch: its batch need not wait for more requests.
+  bool due_now = false;
   // Set by the answering thread before it notifies `done`.
   absl::Status status;
   Notification done;
@@ -52,6 +56,11 @@ class EvaluationQueue {
   // Stamps `request` and queues it; Unavailable once closed. The caller
   // then waits on request->done.
   absl::Status Push(PendingEvaluation* request);
+  // Queues `requests` together as Push does, marked due: a taker takes them
+  // (with whatever is queued before them, up to max_batch_size) without
+  // waiting max_wait_us for others. Unavailable once closed, and then none
+  // of them is queued.
+  absl::Status PushBatch(absl::Span<PendingEvaluation* const> requests);
 
   // Blocks until a batch is due and puts it into `batch` (cleared first).
   // False once closed, after failing every request still queued.
@@ -64,7 +73,7 @@ class EvaluationQueue {
 
  private:
   bool HasWorkOrClosed() const ABSL_SHARED_LOCKS_REQUIRED(mutex_);
-  bool BatchFullOrClosed() const ABSL_SHARED_LOCKS_REQUIRED(mutex_);
+  bool BatchDueOrClosed() const ABSL_SHARED_LOCKS_REQUIRED(mutex_);
 
   const int max_batch_size_;
   const std::chrono::microseconds max_wait_;
@@ -75,6 +84,7 @@ class EvaluationQueue {
   mutable std::mutex mutex_;
   std::condition_variable work_cv_;
   std::deque<PendingEvaluation*> queue_ ABSL_GUARDED_BY(mutex_);
+  int queued_due_now_ ABSL_GUARDED_BY(mutex_) = 0;
   bool closed_ ABSL_GUARDED_BY(mutex_) = false;
   EvaluationQueueStats stats_ ABSL_GUARDED_BY(mutex_);
 };

@@ -1,5 +1,5 @@
-// The evaluator interface search needs: one position in, masked move priors
-// and a win/draw/loss value out. It includes no LibTorch, so search and its
+// The evaluator interface search needs: positions in, masked move priors
+// and a win/draw/loss value out, one position at a time or a batch at once. It includes no LibTorch, so search and its
 // tests build without the network (KataGo's nninterface.h / lc0's Backend
 // split). inference/ implements it with the network, batching and caching;
 // search/fake_evaluators.h has fixed and seeded-random fakes for tests.
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/types/span.h"
 #include "rules/game.h"
 
 namespace renju {
@@ -41,6 +42,16 @@ class Evaluator {
   // and it is unchanged when the call returns. Errors: the evaluator is shut
   // down, a remote server failed, the position does not fit the network.
   virtual absl::Status Evaluate(Game& game, Evaluation& out) = 0;
+
+  // Evaluates every games[i] into *outs[i] (the spans have one size) as one
+  // piece of work: a search gathering a minibatch of leaves asks for them
+  // together, and a batching evaluator runs them in one forward instead of
+  // waiting for other callers to fill a batch (lc0's BackendComputation,
+  // KataGo's NNEvaluator batch). The same rules as Evaluate for each game.
+  // An error fails the whole call; the outputs are then unspecified.
+  // The default asks Evaluate for each game in turn.
+  virtual absl::Status EvaluateBatch(absl::Span<Game* const> games,
+                                     absl::Span<Evaluation* const> outs);
 };
 
 }  // namespace renju

@@ -206,6 +206,63 @@ TEST(BatchedEvaluatorTest, ShortBatchesRunAfterTheDeadline) {
   EXPECT_DOUBLE_EQ(evaluator->stats().mean_batch_size(), 1.0);
 }
 
+// A search's gathered leaves: one batch call, results as if each position
+// were forwarded alone, and no wait for other callers (the deadline is an
+// hour, so only the batch being due lets the forward run).
+TEST(BatchedEvaluatorTest, ABatchCallRunsAtOnceAsOneForward) {
+  std::unique_ptr<Model> model = TinyModel();
+  auto evaluator = MakeEvaluator(*model, 1, 64, 1000000);
+  std::vector<Game> games;
+  for (int seed = 0; seed < 12; ++seed) games.push_back(RandomGame(seed, 30));
+  std::vector<Evaluation> outs(games.size());
+  std::vector<Game*> game_ptrs;
+  std::vector<Evaluation*> out_ptrs;
+  for (size_t i = 0; i < games.size(); ++i) {
+    game_ptrs.push_back(&games[i]);
+    out_ptrs.push_back(&outs[i]);
+  }
+  ASSERT_TRUE(evaluator->EvaluateBatch(game_ptrs, out_ptrs).ok());
+  EXPECT_EQ(evaluator->stats().batches, 1);
+  EXPECT_EQ(evaluator->stats().positions, 12);
+  for (size_t i = 0; i < games.size(); ++i) {
+    SCOPED_TRACE(i);
+    ExpectNear(outs[i], Direct(*model, games[i]));
+  }
+}
+
+TEST(BatchedEvaluatorTest, ABatchLargerThanTheLimitSplitsIntoForwards) {
+  std::unique_ptr<Model> model = TinyModel();
+  auto evaluator = MakeEvaluator(*model, 2, 4, 1000000);
+  std::vector<Game> games;
+  for (int seed = 0; seed < 10; ++seed) games.push_back(RandomGame(seed, 20));
+  std::vector<Evaluation> outs(games.size());
+  std::vector<Game*> game_ptrs;
+  std::vector<Evaluation*> out_ptrs;
+  for (size_t i = 0; i < games.size(); ++i) {
+    game_ptrs.push_back(&games[i]);
+    out_ptrs.push_back(&outs[i]);
+  }
+  ASSERT_TRUE(evaluator->EvaluateBatch(game_ptrs, out_ptrs).ok());
+  EXPECT_EQ(evaluator->stats().batches, 3);  // 4 + 4 + 2
+  for (size_t i = 0; i < games.size(); ++i) {
+    SCOPED_TRACE(i);
+    ExpectNear(outs[i], Direct(*model, games[i]));
+  }
+  // One position the network cannot play fails the call before any
+  // forward.
+  Game big = MakeGame("h8", Variant::kFreestyle, 19);
+  game_ptrs.push_back(&big);
+  out_ptrs.push_back(&outs[0]);
+  EXPECT_EQ(evaluator->EvaluateBatch(game_ptrs, out_ptrs).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(evaluator->stats().batches, 3);
+  evaluator->Shutdown();
+  game_ptrs.pop_back();
+  out_ptrs.pop_back();
+  EXPECT_EQ(evaluator->EvaluateBatch(game_ptrs, out_ptrs).code(),
+            absl::StatusCode::kUnavailable);
+}
+
 TEST(BatchedEvaluatorTest, WrongBoardSizeAndUntrainedVariant) {
   std::unique_ptr<Model> model = TinyModel();
   model->mutable_info().variants = {Variant::kRenju};

@@ -39,6 +39,33 @@ TEST(CachingEvaluatorTest, RepeatedPositionHits) {
   EXPECT_DOUBLE_EQ(stats.hit_rate(), 0.5);
 }
 
+TEST(CachingEvaluatorTest, ABatchAnswersHitsAndAsksForTheMissesTogether) {
+  LastMoveEvaluator inner;
+  CachingEvaluator cache(inner, 1024, 15);
+  Game cached = MakeGame("h8 h9 c4");
+  Game new_a = MakeGame("h8 h9 d5");
+  Game new_b = MakeGame("h8 h9 e6");
+  Evaluation alone;
+  ASSERT_TRUE(cache.Evaluate(cached, alone).ok());
+  Evaluation outs[3];
+  std::vector<Game*> games = {&new_a, &cached, &new_b};
+  std::vector<Evaluation*> out_ptrs = {&outs[0], &outs[1], &outs[2]};
+  ASSERT_TRUE(cache.EvaluateBatch(games, out_ptrs).ok());
+  EXPECT_EQ(inner.batch_calls.load(), 1);
+  EXPECT_EQ(inner.calls.load(), 3) << "the cached position is not asked again";
+  EXPECT_EQ(outs[1].policy, alone.policy);
+  for (int i : {0, 2}) {
+    Evaluation direct;
+    ASSERT_TRUE(inner.Evaluate(*games[i], direct).ok());
+    EXPECT_EQ(outs[i].policy, direct.policy);
+    EXPECT_EQ(outs[i].draw, direct.draw);
+  }
+  // The misses were stored: the same batch again asks nothing.
+  ASSERT_TRUE(cache.EvaluateBatch(games, out_ptrs).ok());
+  EXPECT_EQ(inner.batch_calls.load(), 1);
+  EXPECT_EQ(cache.stats().hits, 4);
+}
+
 TEST(CachingEvaluatorTest, TranspositionHits) {
   LastMoveEvaluator inner;
   CachingEvaluator cache(inner, 1024, 15);

@@ -111,6 +111,36 @@ TEST(SymmetryEvaluatorRandomTest, DrawsEverySymmetryAndMapsBack) {
   EXPECT_EQ(seen.size(), 8u);
 }
 
+TEST(SymmetryEvaluatorRandomTest, ABatchMatchesTheSameCallsOneByOne) {
+  LastMoveEvaluator one_inner;
+  LastMoveEvaluator batch_inner;
+  SymmetryEvaluator one(one_inner, Random(5));
+  SymmetryEvaluator batch(batch_inner, Random(5));
+  std::vector<Game> games;
+  for (const char* moves : {"h8 c4", "h8 i9 d3", "a1", "h8 h9 m12 b2"}) {
+    games.push_back(MakeGame(moves));
+  }
+  std::vector<Evaluation> singles(games.size());
+  for (size_t i = 0; i < games.size(); ++i) {
+    ASSERT_TRUE(one.Evaluate(games[i], singles[i]).ok());
+  }
+  std::vector<Evaluation> batched(games.size());
+  std::vector<Game*> game_ptrs;
+  std::vector<Evaluation*> out_ptrs;
+  for (size_t i = 0; i < games.size(); ++i) {
+    game_ptrs.push_back(&games[i]);
+    out_ptrs.push_back(&batched[i]);
+  }
+  ASSERT_TRUE(batch.EvaluateBatch(game_ptrs, out_ptrs).ok());
+  EXPECT_EQ(batch_inner.batch_calls.load(), 1);
+  for (size_t i = 0; i < games.size(); ++i) {
+    EXPECT_EQ(batched[i].policy, singles[i].policy) << i;
+    // Mapped back: the last move's point carries the prior.
+    EXPECT_EQ(batched[i].policy[IndexOf(games[i].moves().back().point())],
+              1.0f);
+  }
+}
+
 TEST(SymmetryEvaluatorRandomTest, SameSeedSameSequence) {
   RecordingEvaluator a_inner;
   RecordingEvaluator b_inner;

@@ -54,7 +54,13 @@ class LastMoveEvaluator : public Evaluator {
     out.loss = 0.5f - out.draw;
     return absl::OkStatus();
   }
-  std::atomic<int> calls{0};
+  absl::Status EvaluateBatch(absl::Span<Game* const> games,
+                             absl::Span<Evaluation* const> outs) override {
+    ++batch_calls;
+    return Evaluator::EvaluateBatch(games, outs);
+  }
+  std::atomic<int> calls{0};  // positions evaluated, alone or in a batch
+  std::atomic<int> batch_calls{0};
 };
 
 }  // namespace renju::testing
