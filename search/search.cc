@@ -24,18 +24,27 @@ Search::Search(const SearchParams& params, Evaluator& evaluator,
                const Game& game)
     : params_(params), evaluator_(evaluator), game_(game) {
   RENJU_CHECK(params_.Validate().ok()) << params_.Validate();
-  for (int i = 0; i < params_.num_threads; ++i) {
-    workers_.push_back(std::make_unique<Worker>(game_));
-  }
   root_ = std::make_unique<Node>();
 }
 
 void Search::SetParams(const SearchParams& params) {
   RENJU_CHECK(params.Validate().ok()) << params.Validate();
   params_ = params;
-  workers_.resize(std::min<size_t>(workers_.size(), params_.num_threads));
-  while (static_cast<int>(workers_.size()) < params_.num_threads) {
-    workers_.push_back(std::make_unique<Worker>(game_));
+}
+
+void Search::ResetWorkers() {
+  workers_.resize(params_.num_threads);
+  for (std::unique_ptr<Worker>& w : workers_) {
+    if (!w) w = std::make_unique<Worker>();
+    if (static_cast<int>(w->playouts.size()) > params_.minibatch_size) {
+      w->playouts.erase(w->playouts.begin() + params_.minibatch_size,
+                        w->playouts.end());
+    }
+    for (Playout& p : w->playouts) p.game = game_;
+    while (static_cast<int>(w->playouts.size()) < params_.minibatch_size) {
+      w->playouts.emplace_back(game_);
+    }
+    w->collisions.clear();
   }
 }
 
@@ -74,11 +83,12 @@ absl::StatusOr<SearchResult> Search::Run(Random& rng,
   run.options = &options;
   error_ = absl::OkStatus();
   failed_ = false;
-  for (auto& w : workers_) w->game = game_;
+  ResetWorkers();
   Worker& main = *workers_[0];
 
   if (params_.tactics) {
-    run.root_tactics = main.tactics.Analyze(main.game, TacticsOptionsFor(true));
+    run.root_tactics =
+        main.tactics.Analyze(main.playouts[0].game, TacticsOptionsFor(true));
   }
   if (run.root_tactics.proven_win()) {
     SearchResult result = DecidedResult(run.root_tactics);
@@ -109,15 +119,19 @@ absl::StatusOr<SearchResult> Search::Run(Random& rng,
 }
 
 absl::Status Search::ExpandRoot(Worker& w, const TacticsResult& tactics) {
-  if (absl::Status s = EvaluateLeaf(w, tactics, /*is_root=*/true, w.expansion);
-      !s.ok()) {
-    return s;
+  Playout& p = w.playouts[0];
+  p.tactics = tactics;
+  if (!ResolveLeaf(p, /*is_root=*/true)) {
+    if (absl::Status s = evaluator_.Evaluate(p.game, p.evaluation); !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = ExpandLeaf(p, /*is_root=*/true); !s.ok()) return s;
   }
   std::lock_guard<std::mutex> lock(tree_mutex_);
-  w.path.assign(1, root_.get());
-  w.edges.clear();
+  p.path.assign(1, root_.get());
+  p.edges.clear();
   ++root_->n_in_flight;
-  BackUp(w, &w.expansion);
+  BackUp(p, &p.expansion);
   return absl::OkStatus();
 }
 
@@ -154,6 +168,14 @@ void Search::PrepareRoot(RunState& run, Random& rng) {
     }
   }
   if (gumbel) run.gumbel.emplace(*root_, params_, max_visits, rng);
+  // Virtual loss bends a search by about the share of its budget in flight:
+  // a small budget gathers at most an eighth of it at once, so the
+  // opening player's 16-visit valuations stay as sequential ones are.
+  run.minibatch_size = params_.minibatch_size;
+  if (max_visits > 0) {
+    run.minibatch_size = static_cast<int>(std::clamp<int64_t>(
+        max_visits / kMinVisitsPerGatheredLeaf, 1, params_.minibatch_size));
+  }
   run.root_select.is_root = true;
   run.root_select.forced_playouts =
       run.full_search && params_.forced_playouts_k > 0;
@@ -190,42 +212,15 @@ void Search::RunThreads(RunState& run) {
 void Search::WorkerLoop(Worker& w, RunState& run, bool reports_progress) {
   const RunOptions& options = *run.options;
   SearchClock::time_point last_report = run.start;
-  while (true) {
-    LeafKind kind;
-    {
-      std::lock_guard<std::mutex> lock(tree_mutex_);
-      kind = SelectLeaf(w, run);
-    }
-    if (kind == LeafKind::kStop) break;
-    if (kind == LeafKind::kCollision) {
+  bool stop = false;
+  while (!stop) {
+    const int leaves = GatherLeaves(w, run, &stop);
+    if (leaves > 0) {
+      if (!EvaluateGathered(w, run, leaves)) break;
+    } else if (!stop) {
+      // Collided with another thread's leaf: let it finish.
       std::this_thread::yield();
       continue;
-    }
-    Expansion* expansion = nullptr;
-    if (kind == LeafKind::kNew) {
-      for (Move m : w.moves) {
-        const absl::Status played = w.game.Play(m);
-        RENJU_CHECK(played.ok()) << played;
-      }
-      TacticsResult tactics;
-      if (params_.tactics && !w.game.over()) {
-        tactics = w.tactics.Analyze(w.game, TacticsOptionsFor(false));
-      }
-      const absl::Status s =
-          EvaluateLeaf(w, tactics, /*is_root=*/false, w.expansion);
-      UndoPath(w);
-      if (!s.ok()) {
-        std::lock_guard<std::mutex> lock(tree_mutex_);
-        CancelPlayout(w, run);
-        if (!failed_.exchange(true)) error_ = s;
-        break;
-      }
-      expansion = &w.expansion;
-    }
-    {
-      std::lock_guard<std::mutex> lock(tree_mutex_);
-      BackUp(w, expansion);
-      ++run.playouts;
     }
     if (reports_progress && options.on_progress &&
         SearchClock::now() - last_report >=

@@ -1,8 +1,10 @@
 // Monte Carlo tree search with PUCT (AlphaZero / KataGo) over the rules
 // core, asking an Evaluator for priors and values.
 //
-// A playout is three steps (lc0's SearchWorker; numbered the same in
-// search_playout.cc):
+// Each search thread gathers a minibatch of playouts (lc0's SearchWorker):
+// it selects up to SearchParams::minibatch_size leaves under virtual loss,
+// evaluates them in one Evaluator::EvaluateBatch call, then backs them all
+// up. A playout is three steps (numbered the same in search_playout.cc):
 //   1. Select: from the root, follow the PUCT choice (puct.h) down to a node
 //      not yet expanded or already solved, adding virtual loss on the way.
 //      With SearchParams::gumbel_root, the root's choice is Gumbel
@@ -14,7 +16,8 @@
 //      remove the virtual loss and propagate proofs (a child proven lost
 //      makes its parent won; every child proven won makes it lost).
 // Steps 1 and 3 hold the tree mutex briefly; step 2 runs without it, so
-// several threads can share one tree, each with its own copy of the game.
+// several threads can share one tree, each playout with its own copy of
+// the game.
 //
 // Stop rules (stoppers.h): visits, time, a single legal move, a proven root
 // result, and an optional caller flag. With one thread and the same seed,
@@ -100,22 +103,37 @@ class Search {
   const Node& root() const { return *root_; }
 
  private:
+  struct Playout;
   struct Worker;
   struct Expansion;
   struct RunState;
   enum class LeafKind { kStop, kCollision, kSolved, kNew };
 
   // Playout steps.
-  LeafKind SelectLeaf(Worker& worker, RunState& run);  // 1 (locked)
-  absl::Status EvaluateLeaf(Worker& worker, const TacticsResult& tactics,
-                            bool is_root, Expansion& out);  // 2
-  void BackUp(Worker& worker, Expansion* expansion);        // 3 (locked)
-  void CancelPlayout(Worker& worker, RunState& run);        // (locked)
-  void UpdateProofs(const Worker& worker);                  // (locked)
-  void UndoPath(Worker& worker);
+  LeafKind SelectLeaf(Playout& playout, RunState& run);  // 1 (locked)
+  // 2: a terminal or tactically proven leaf needs no evaluator; then true,
+  // with its expansion filled.
+  bool ResolveLeaf(Playout& playout, bool is_root);
+  // 2: the expansion from the leaf's evaluation (checked for shape).
+  absl::Status ExpandLeaf(Playout& playout, bool is_root);
+  void BackUp(Playout& playout, Expansion* expansion);  // 3 (locked)
+  void CancelPlayout(Playout& playout, RunState& run);  // (locked)
+  void UpdateProofs(const Playout& playout);            // (locked)
+  void UndoPath(Playout& playout);
+
+  // Gathering (lc0's minibatch): descends until minibatch_size new leaves
+  // wait for the evaluator, a stop rule fires (then *stop), or collisions
+  // pass max_collisions; leaves that need no evaluator are backed up on the
+  // way. Returns the number of leaves in worker.playouts.
+  int GatherLeaves(Worker& worker, RunState& run, bool* stop);
+  // Evaluates the gathered leaves in one call and backs them up; false,
+  // with the run failed, when the evaluator failed.
+  bool EvaluateGathered(Worker& worker, RunState& run, int leaves);
 
   // Control.
   absl::Status ExpandRoot(Worker& worker, const TacticsResult& tactics);
+  // Sizes each worker's playouts to minibatch_size, all at the root.
+  void ResetWorkers();
   void PrepareRoot(RunState& run, Random& rng);
   void WorkerLoop(Worker& worker, RunState& run, bool reports_progress);
   void RunThreads(RunState& run);

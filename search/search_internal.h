@@ -39,6 +39,9 @@ struct Search::RunState {
   // PUCT; guarded by tree_mutex_.
   std::optional<GumbelRoot> gumbel;
   int64_t playouts = 0;  // guarded by tree_mutex_
+  // Leaves a gathering collects in this run (PrepareRoot): minibatch_size,
+  // less for a small visit budget.
+  int minibatch_size = 1;
   // The root's child visits when the playouts began (a reused subtree's).
   int64_t reused_visits = 0;
 };
@@ -52,20 +55,33 @@ struct Search::Expansion {
   Wdl value;  // the leaf's side to move's view
 };
 
-// One search thread's own state: only its thread touches it during Run.
-struct Search::Worker {
-  explicit Worker(const Game& g) : game(g) {}
+// One playout in flight: its path from the root and its leaf's position.
+struct Search::Playout {
+  explicit Playout(const Game& g) : game(g) {}
 
-  Game game;  // the root position, then the current playout's path
-  // The current playout: path[0] is the root; path[i + 1] is reached from
-  // path[i] by its edge number edges[i], which plays moves[i].
+  Game game;  // the root position, then this playout's path
+  // path[0] is the root; path[i + 1] is reached from path[i] by its edge
+  // number edges[i], which plays moves[i].
   std::vector<Node*> path;
   std::vector<int> edges;
   std::vector<Move> moves;
   bool created_leaf = false;
+  TacticsResult tactics;  // the new leaf's, until it is expanded
   Evaluation evaluation;
   Expansion expansion;
+};
+
+// One search thread's own state: only its thread touches it during Run.
+struct Search::Worker {
+  // The first minibatch_size playouts hold one gathering's new leaves.
+  std::vector<Playout> playouts;
+  // The paths of this gathering's collisions, which hold virtual loss
+  // until its leaves are backed up.
+  std::vector<std::vector<Node*>> collisions;
   Tactics tactics;
+  // EvaluateBatch's arguments, reused.
+  std::vector<Game*> batch_games;
+  std::vector<Evaluation*> batch_outs;
 };
 
 }  // namespace renju

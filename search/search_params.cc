@@ -26,6 +26,12 @@ absl::Status SearchParams::Validate() const {
         "least one limit");
   }
   if (num_threads < 1) return Bad("num_threads", num_threads, ">= 1");
+  if (minibatch_size < 1) {
+    return Bad("minibatch_size", minibatch_size, ">= 1");
+  }
+  if (max_collisions < 0) {
+    return Bad("max_collisions", max_collisions, ">= 0");
+  }
   if (!Finite(virtual_loss) || virtual_loss < 0) {
     return Bad("virtual_loss", virtual_loss, ">= 0");
   }

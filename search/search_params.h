@@ -17,6 +17,14 @@ inline constexpr int kMaxVcfDepth = 112;
 // The deepest VCT a search may be asked for, in attacker threat moves.
 inline constexpr int kMaxVctDepth = 60;
 
+// Leaves one search thread gathers per evaluator call at play time (the
+// Gomocup engine, the inference server) when the config does not say:
+// BENCHMARKS.md "Play-time throughput" measured it against other sizes.
+inline constexpr int kPlayTimeMinibatchSize = 16;
+// A search with a visit budget gathers at most budget / this many leaves at
+// once (at least one), whatever minibatch_size says.
+inline constexpr int kMinVisitsPerGatheredLeaf = 8;
+
 // Validate() checks invariants only (limits >= 0, weights and probabilities
 // in 0..1, at least one budget); the ranges a config may ask for are
 // config/config.cc's, defined once there.
@@ -32,8 +40,21 @@ struct SearchParams {
   // use virtual loss (interactive play; self-play runs one thread per game).
   int num_threads = 1;
   // Pseudo-visits counted as losses on each node a playout in flight passes
-  // through (multi-threaded mode only).
+  // through (several threads, or a gathered minibatch).
   float virtual_loss = 1.0f;
+  // Leaves each search thread gathers before one evaluator call (lc0's
+  // minibatch): it descends up to this many times under virtual loss, then
+  // evaluates the new leaves together (Evaluator::EvaluateBatch) and backs
+  // them all up. 1 evaluates each playout's leaf on its own. Play-time
+  // defaults (kPlayTimeMinibatchSize) gather; self-play, whose many games
+  // fill the evaluator's batches already, does not. A visit budget caps it
+  // at max_visits / kMinVisitsPerGatheredLeaf.
+  int minibatch_size = 1;
+  // A descent that ends on a leaf already in flight is a collision: it is
+  // not evaluated twice, its path keeps its virtual loss until the batch is
+  // backed up (so the next descent turns elsewhere), and this many of them
+  // end a gathering early.
+  int max_collisions = 32;
 
   // --- PUCT (KataGo searchexplorehelpers.cpp) --------------------------------
   //   c(N) = c_puct + c_puct_log * ln((N + c_puct_base) / c_puct_base)

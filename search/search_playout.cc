@@ -60,12 +60,12 @@ absl::Status BuildEdges(const std::vector<Point>& points,
 
 // --- Step 1: select ----------------------------------------------------------
 
-Search::LeafKind Search::SelectLeaf(Worker& w, RunState& run) {
+Search::LeafKind Search::SelectLeaf(Playout& p, RunState& run) {
   if (ShouldStopLocked(run)) return LeafKind::kStop;
-  w.path.assign(1, root_.get());
-  w.edges.clear();
-  w.moves.clear();
-  w.created_leaf = false;
+  p.path.assign(1, root_.get());
+  p.edges.clear();
+  p.moves.clear();
+  p.created_leaf = false;
   Node* node = root_.get();
   ++node->n_in_flight;
   while (node->expanded && !node->solved()) {
@@ -76,52 +76,58 @@ Search::LeafKind Search::SelectLeaf(Worker& w, RunState& run) {
                                    is_root ? run.root_select : SelectOptions{});
     RENJU_CHECK(i >= 0) << "an expanded, unsolved node has no moves";
     Edge& edge = node->edges[i];
-    if (edge.child && !edge.child->expanded) {
-      // Another thread is expanding it: back off and try again.
-      for (Node* n : w.path) --n->n_in_flight;
+    if (edge.child && !edge.child->expanded && edge.child->n_in_flight > 0) {
+      // A playout in flight (this thread's or another's) is expanding it.
+      // The path, the leaf included, holds virtual loss until the caller
+      // takes it back.
+      ++edge.child->n_in_flight;
+      p.path.push_back(edge.child.get());
       return LeafKind::kCollision;
     }
-    if (!edge.child) {
-      edge.child = std::make_unique<Node>();
-      w.created_leaf = true;
-    }
+    if (!edge.child) edge.child = std::make_unique<Node>();
+    // A child not expanded and not in flight is new, or was left by a
+    // cancelled playout that others still held.
+    if (!edge.child->expanded) p.created_leaf = true;
     node = edge.child.get();
     ++node->n_in_flight;
-    w.path.push_back(node);
-    w.edges.push_back(i);
-    w.moves.push_back(edge.move);
+    p.path.push_back(node);
+    p.edges.push_back(i);
+    p.moves.push_back(edge.move);
   }
-  if (w.path.size() > 1) {
+  if (p.path.size() > 1) {
     ++root_playouts_in_flight_;
-    if (run.gumbel) run.gumbel->AddVisit(w.edges[0]);
+    if (run.gumbel) run.gumbel->AddVisit(p.edges[0]);
   }
-  return w.created_leaf ? LeafKind::kNew : LeafKind::kSolved;
+  return p.created_leaf ? LeafKind::kNew : LeafKind::kSolved;
 }
 
 // --- Step 2: evaluate and expand ---------------------------------------------
 
-absl::Status Search::EvaluateLeaf(Worker& w, const TacticsResult& tactics,
-                                  bool is_root, Expansion& out) {
+bool Search::ResolveLeaf(Playout& p, bool is_root) {
+  Expansion& out = p.expansion;
   out = Expansion{};
-  Game& game = w.game;
+  const Game& game = p.game;
   if (game.over()) {
     out.proof = TerminalProof(game);
     out.value = Wdl::Of(out.proof);
-    return absl::OkStatus();
+    return true;
   }
+  const TacticsResult& tactics = p.tactics;
   out.tactic = tactics.tactic;
   if (tactics.proven_win() || (tactics.proven_loss() && !is_root)) {
     // A proof overrides the network's value; nothing to expand.
     out.proof = tactics.proven_win() ? Proof::kWin : Proof::kLoss;
     if (tactics.proven_win()) out.proof_move = Move::At(tactics.winning_move);
     out.value = Wdl::Of(out.proof);
-    return absl::OkStatus();
+    return true;
   }
-  if (absl::Status s = evaluator_.Evaluate(game, w.evaluation); !s.ok()) {
-    return s;
-  }
-  const Evaluation& eval = w.evaluation;
-  const int size = game.size();
+  return false;
+}
+
+absl::Status Search::ExpandLeaf(Playout& p, bool is_root) {
+  Expansion& out = p.expansion;
+  const Evaluation& eval = p.evaluation;
+  const int size = p.game.size();
   if (static_cast<int>(eval.policy.size()) != size * size) {
     return absl::InternalError(absl::StrCat("evaluator returned ",
                                             eval.policy.size(), " priors for ",
@@ -136,20 +142,24 @@ absl::Status Search::EvaluateLeaf(Worker& w, const TacticsResult& tactics,
         eval.loss, ", which is not a distribution"));
   }
   out.value = Wdl{eval.win, eval.draw, eval.loss};
+  const TacticsResult& tactics = p.tactics;
   if (tactics.proven_loss()) {
     // The root of a lost game still needs a move: any legal one, by the
     // network's liking, and the search can stop at once.
+    RENJU_CHECK(is_root) << "a lost leaf below the root needs no evaluation";
     out.proof = Proof::kLoss;
     out.value = Wdl::Of(Proof::kLoss);
   }
-  return BuildEdges(tactics.restricts_moves() ? tactics.moves : LegalPointSet(game).ToVector(),
+  return BuildEdges(tactics.restricts_moves()
+                        ? tactics.moves
+                        : LegalPointSet(p.game).ToVector(),
                     eval.policy, size, out.edges);
 }
 
 // --- Step 3: back up ---------------------------------------------------------
 
-void Search::BackUp(Worker& w, Expansion* expansion) {
-  Node* leaf = w.path.back();
+void Search::BackUp(Playout& p, Expansion* expansion) {
+  Node* leaf = p.path.back();
   Wdl value;
   if (expansion != nullptr) {
     leaf->edges = std::move(expansion->edges);
@@ -162,8 +172,8 @@ void Search::BackUp(Worker& w, Expansion* expansion) {
   } else {
     value = Wdl::Of(leaf->proof);
   }
-  for (int i = static_cast<int>(w.path.size()) - 1; i >= 0; --i) {
-    Node* node = w.path[i];
+  for (int i = static_cast<int>(p.path.size()) - 1; i >= 0; --i) {
+    Node* node = p.path[i];
     ++node->n;
     --node->n_in_flight;
     node->sum.win += value.win;
@@ -171,23 +181,23 @@ void Search::BackUp(Worker& w, Expansion* expansion) {
     node->sum.loss += value.loss;
     value = value.Flipped();
   }
-  if (w.path.size() > 1) {
+  if (p.path.size() > 1) {
     ++root_child_visits_;
     --root_playouts_in_flight_;
   }
-  UpdateProofs(w);
+  UpdateProofs(p);
 }
 
 // MCTS-solver lite: a child proven lost wins for its parent; a parent whose
 // children are all expanded and proven won is lost.
-void Search::UpdateProofs(const Worker& w) {
-  for (int i = static_cast<int>(w.path.size()) - 2; i >= 0; --i) {
-    Node* parent = w.path[i];
-    const Node* child = w.path[i + 1];
+void Search::UpdateProofs(const Playout& p) {
+  for (int i = static_cast<int>(p.path.size()) - 2; i >= 0; --i) {
+    Node* parent = p.path[i];
+    const Node* child = p.path[i + 1];
     if (parent->solved()) continue;
     if (child->proof == Proof::kLoss) {
       parent->proof = Proof::kWin;
-      parent->proof_move = parent->edges[w.edges[i]].move;
+      parent->proof_move = parent->edges[p.edges[i]].move;
     } else if (child->proof == Proof::kWin) {
       const bool all_won = std::all_of(
           parent->edges.begin(), parent->edges.end(), [](const Edge& e) {
@@ -199,20 +209,104 @@ void Search::UpdateProofs(const Worker& w) {
 }
 
 // Takes back a selected playout that will not be backed up (an evaluator
-// error), dropping the leaf it created so no one waits on it.
-void Search::CancelPlayout(Worker& w, RunState& run) {
-  for (Node* n : w.path) --n->n_in_flight;
-  if (w.path.size() > 1) {
+// error), dropping the leaf it created unless a collision still holds it.
+void Search::CancelPlayout(Playout& p, RunState& run) {
+  for (Node* n : p.path) --n->n_in_flight;
+  if (p.path.size() > 1) {
     --root_playouts_in_flight_;
-    if (run.gumbel) run.gumbel->RemoveVisit(w.edges[0]);
+    if (run.gumbel) run.gumbel->RemoveVisit(p.edges[0]);
   }
-  if (w.created_leaf) {
-    w.path[w.path.size() - 2]->edges[w.edges.back()].child.reset();
+  Node* leaf = p.path.back();
+  if (p.created_leaf && leaf->n_in_flight == 0) {
+    p.path[p.path.size() - 2]->edges[p.edges.back()].child.reset();
   }
 }
 
-void Search::UndoPath(Worker& w) {
-  for (size_t i = 0; i < w.moves.size(); ++i) w.game.Undo();
+void Search::UndoPath(Playout& p) {
+  for (size_t i = 0; i < p.moves.size(); ++i) p.game.Undo();
+}
+
+// --- Gathering ---------------------------------------------------------------
+
+int Search::GatherLeaves(Worker& w, RunState& run, bool* stop) {
+  *stop = false;
+  int leaves = 0;
+  int collisions = 0;
+  while (leaves < run.minibatch_size) {
+    Playout& p = w.playouts[leaves];
+    LeafKind kind;
+    {
+      std::lock_guard<std::mutex> lock(tree_mutex_);
+      kind = SelectLeaf(p, run);
+      if (kind == LeafKind::kCollision && leaves == 0) {
+        // Nothing of this thread's is in flight: another thread expands
+        // the leaf, and this one waits for it (the caller yields).
+        for (Node* n : p.path) --n->n_in_flight;
+        return 0;
+      }
+      if (kind == LeafKind::kSolved) {
+        BackUp(p, nullptr);
+        ++run.playouts;
+      }
+    }
+    if (kind == LeafKind::kStop) {
+      *stop = true;
+      break;
+    }
+    if (kind == LeafKind::kCollision) {
+      w.collisions.push_back(p.path);
+      if (++collisions > params_.max_collisions) break;
+      continue;
+    }
+    if (kind == LeafKind::kSolved) continue;
+    for (Move m : p.moves) {
+      const absl::Status played = p.game.Play(m);
+      RENJU_CHECK(played.ok()) << played;
+    }
+    p.tactics = TacticsResult{};
+    if (params_.tactics && !p.game.over()) {
+      p.tactics = w.tactics.Analyze(p.game, TacticsOptionsFor(false));
+    }
+    if (ResolveLeaf(p, /*is_root=*/false)) {
+      UndoPath(p);
+      std::lock_guard<std::mutex> lock(tree_mutex_);
+      BackUp(p, &p.expansion);
+      ++run.playouts;
+      continue;
+    }
+    ++leaves;  // its game stays at the leaf until it is evaluated
+  }
+  return leaves;
+}
+
+bool Search::EvaluateGathered(Worker& w, RunState& run, int leaves) {
+  w.batch_games.clear();
+  w.batch_outs.clear();
+  for (int i = 0; i < leaves; ++i) {
+    w.batch_games.push_back(&w.playouts[i].game);
+    w.batch_outs.push_back(&w.playouts[i].evaluation);
+  }
+  absl::Status status = evaluator_.EvaluateBatch(w.batch_games, w.batch_outs);
+  for (int i = 0; i < leaves && status.ok(); ++i) {
+    status = ExpandLeaf(w.playouts[i], /*is_root=*/false);
+  }
+  for (int i = 0; i < leaves; ++i) UndoPath(w.playouts[i]);
+  std::lock_guard<std::mutex> lock(tree_mutex_);
+  // Collisions first: a cancelled playout may drop a leaf they point at.
+  for (const std::vector<Node*>& path : w.collisions) {
+    for (Node* n : path) --n->n_in_flight;
+  }
+  w.collisions.clear();
+  for (int i = 0; i < leaves; ++i) {
+    if (status.ok()) {
+      BackUp(w.playouts[i], &w.playouts[i].expansion);
+      ++run.playouts;
+    } else {
+      CancelPlayout(w.playouts[i], run);
+    }
+  }
+  if (!status.ok() && !failed_.exchange(true)) error_ = status;
+  return status.ok();
 }
 
 }  // namespace renju
