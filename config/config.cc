@@ -91,6 +91,10 @@ void CheckSearch(Checker& c, const std::string& p, const pb::SearchConfig& s) {
             "visits and time_ms are both 0: no budget");
   c.Range(p + ".threads", s.threads(), 1, 256);
   c.Range(p + ".virtual_loss", s.virtual_loss(), 0.0f, 100.0f);
+  if (s.has_minibatch_size()) {
+    c.Range(p + ".minibatch_size", s.minibatch_size(), 1, 1024);
+  }
+  c.Range(p + ".max_collisions", s.max_collisions(), 0, 100000);
   c.RangeAboveZero(p + ".c_puct", s.c_puct(), 100.0f);
   c.Range(p + ".c_puct_log", s.c_puct_log(), 0.0f, 100.0f);
   c.Range(p + ".c_puct_base", s.c_puct_base(), 1.0f, 1e9f);
@@ -441,6 +445,8 @@ SearchParams ToSearchParams(const pb::SearchConfig& s) {
   p.max_time_ms = s.time_ms();
   p.num_threads = s.threads();
   p.virtual_loss = s.virtual_loss();
+  p.minibatch_size = s.has_minibatch_size() ? s.minibatch_size() : 1;
+  p.max_collisions = s.max_collisions();
   p.c_puct = s.c_puct();
   p.c_puct_log = s.c_puct_log();
   p.c_puct_base = s.c_puct_base();
@@ -472,6 +478,12 @@ SearchParams ToSearchParams(const pb::SearchConfig& s) {
   p.gumbel_considered_moves = s.gumbel_considered_moves();
   p.gumbel_c_visit = s.gumbel_c_visit();
   p.gumbel_c_scale = s.gumbel_c_scale();
+  return p;
+}
+
+SearchParams ToPlayTimeSearchParams(const pb::SearchConfig& s) {
+  SearchParams p = ToSearchParams(s);
+  if (!s.has_minibatch_size()) p.minibatch_size = kPlayTimeMinibatchSize;
   return p;
 }
 

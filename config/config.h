@@ -41,6 +41,9 @@ std::string RunConfigText(const pb::RunConfig& config);
 Variant VariantOf(const pb::RunConfig& config);
 NetworkConfig ToNetworkConfig(const pb::RunConfig& config);
 SearchParams ToSearchParams(const pb::SearchConfig& config);
+// As ToSearchParams, for a search that plays alone (the server, the Gomocup
+// engine): an unset minibatch_size gathers kPlayTimeMinibatchSize leaves.
+SearchParams ToPlayTimeSearchParams(const pb::SearchConfig& config);
 OpeningParams ToOpeningParams(const pb::SearchConfig& config);
 BatchedEvaluatorOptions ToEvaluatorOptions(const pb::EvaluatorConfig& config);
 

@@ -247,9 +247,9 @@ absl::StatusOr<std::unique_ptr<GomocupBrain>> MakeSearchBrain(
   options.opening = ToOpeningParams(config.server().search());
   Evaluator& outer = (*stack)->evaluator();
   const int size = (*stack)->network().board_size;
-  return std::make_unique<SearchBrain>(ToSearchParams(config.server().search()),
-                                       options, outer, size, seed,
-                                       std::move(*stack));
+  return std::make_unique<SearchBrain>(
+      ToPlayTimeSearchParams(config.server().search()), options, outer, size,
+      seed, std::move(*stack));
 }
 
 }  // namespace renju

@@ -86,7 +86,7 @@ absl::StatusOr<SearchParams> SuggestParams(const pb::SuggestRequest& request,
         "num_candidates = ", request.num_candidates(), " is outside 1..",
         server.max_candidates(), " (0: ", kDefaultCandidates, ")"));
   }
-  SearchParams params = ToSearchParams(server.search());
+  SearchParams params = ToPlayTimeSearchParams(server.search());
   // A suggestion spends the budget it was given.
   params.playout_cap_randomisation = false;
   if (request.visits() > 0 || request.time_ms() > 0) {

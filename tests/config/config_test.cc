@@ -112,6 +112,26 @@ TEST(ConfigTest, OutOfRangeFieldsNameThePathAndValue) {
   EXPECT_NE(config.status().message().find("network"), std::string::npos);
 }
 
+// Minibatch gathering: one leaf per call for self-play unless set, the
+// play-time default for the server and the engine, ranges named.
+TEST(ConfigTest, MinibatchSizeDefaultsByUse) {
+  EXPECT_EQ(ToSearchParams(pb::SearchConfig()).minibatch_size, 1);
+  EXPECT_EQ(ToPlayTimeSearchParams(pb::SearchConfig()).minibatch_size,
+            kPlayTimeMinibatchSize);
+  auto config = ParseRunConfig(
+      "server { search { minibatch_size: 4 max_collisions: 3 } }", "m1");
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(ToPlayTimeSearchParams(config->server().search()).minibatch_size,
+            4);
+  EXPECT_EQ(ToSearchParams(config->server().search()).max_collisions, 3);
+  config = ParseRunConfig("selfplay { search { minibatch_size: 0 } }", "m2");
+  EXPECT_EQ(std::string(config.status().message()),
+            "config m2: selfplay.search.minibatch_size = 0 is outside 1..1024");
+  config = ParseRunConfig("arena { search { max_collisions: -1 } }", "m3");
+  EXPECT_EQ(std::string(config.status().message()),
+            "config m3: arena.search.max_collisions = -1 is outside 0..100000");
+}
+
 // The root VCT (search/vct.h): off by default, ranges named, converted.
 TEST(ConfigTest, VctFieldsAreCheckedAndConverted) {
   EXPECT_EQ(ToSearchParams(pb::SearchConfig()).vct_max_nodes_root, 0);
