@@ -9,7 +9,6 @@
 namespace renju {
 namespace {
 
-constexpr double kZ95 = 1.959963984540054;
 constexpr double kEmptyCell = 1e-3;
 
 // The pair results as a probability distribution on scores a_i = i / 4

@@ -14,6 +14,9 @@
 
 namespace renju {
 
+// The two-sided 95% quantile of the standard normal distribution.
+inline constexpr double kZ95 = 1.959963984540054;
+
 // Pair results from the first player's view: counts[i] pairs scored i/2
 // (i = 0: lost both ... 4: won both).
 struct Pentanomial {
