@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
+#include "config/ranges.h"
 
 namespace renju {
 namespace {
@@ -116,11 +117,11 @@ absl::Status SprtParams::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("sprt: elo0 (", elo0, ") must be below elo1 (", elo1, ")"));
   }
-  for (const auto& [name, value] : {std::pair{"alpha", alpha}, std::pair{"beta", beta}}) {
-    if (!(value > 0 && value < 0.5)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("sprt: ", name, " = ", value, " is outside (0, 0.5)"));
-    }
+  if (absl::Status s = CheckSprtErrorRate("sprt: alpha", alpha); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckSprtErrorRate("sprt: beta", beta); !s.ok()) {
+    return s;
   }
   return absl::OkStatus();
 }

@@ -94,6 +94,11 @@ TEST(MatchStatsTest, InvalidSprtParams) {
             "sprt: elo0 (10) must be below elo1 (0)");
   EXPECT_EQ(SprtParams({0, 10, 0.7, 0.05}).Validate().message(),
             "sprt: alpha = 0.7 is outside (0, 0.5)");
+  // At 0.5 both bounds are ln 1 = 0 and the first pair would decide.
+  EXPECT_EQ(SprtParams({0, 10, 0.05, 0.5}).Validate().message(),
+            "sprt: beta = 0.5 is outside (0, 0.5)");
+  EXPECT_FALSE(SprtParams({0, 10, 0, 0.05}).Validate().ok());
+  EXPECT_TRUE(SprtParams({0, 10, 0.499, 0.001}).Validate().ok());
 }
 
 }  // namespace
