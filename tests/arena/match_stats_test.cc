@@ -75,12 +75,54 @@ TEST(MatchStatsTest, GatingSizedTestsDecideBothWays) {
   EXPECT_EQ(SprtDecide(SprtLlr(even, params), params), SprtDecision::kAcceptH0);
 }
 
-TEST(MatchStatsTest, EvenResultIsZeroEloWithAFiniteInterval) {
+TEST(MatchStatsTest, EvenResultIsZeroEloWithAnHonestInterval) {
+  // 20 drawn (or split) pairs: the pentanomial variance is ~0 (+-1.7 Elo),
+  // so the interval is Wilson's on 40 games at score 1/2, by hand with z =
+  // 1.96: (1/2 +- z sqrt(1/160 + z^2/6400)) / (1 + z^2/40) = [0.35200,
+  // 0.64800], and 400 log10(0.64800 / 0.35200) = 106.017 Elo.
   const EloEstimate e = EstimateElo(Make({0, 0, 20, 0, 0}));
   EXPECT_NEAR(e.elo, 0, 1e-9);
-  EXPECT_GT(e.elo_error, 0);
-  EXPECT_LT(e.elo_error, 10);
+  EXPECT_TRUE(e.conservative);
+  EXPECT_NEAR(e.elo_low, -106.017, 1e-3);
+  EXPECT_NEAR(e.elo_high, 106.017, 1e-3);
+  EXPECT_NEAR(e.elo_error, 106.017, 1e-3);
+  EXPECT_FALSE(e.low_unbounded || e.high_unbounded);
+  EXPECT_NEAR(e.los, 0.5, 1e-12);
+  EXPECT_EQ(EloIntervalText(e, 0), "+0 ± 106");
   EXPECT_EQ(SprtLlr(Pentanomial{}, {0, 10, 0.05, 0.05}), 0);
+  // All in one cell stays conservative however many pairs there are.
+  EXPECT_TRUE(EstimateElo(Make({0, 0, 200, 0, 0})).conservative);
+}
+
+TEST(MatchStatsTest, OneWonPairIsUnboundedAboveWithAWilsonLowerBound) {
+  // Wilson on 2 games, 2 wins, z = 1.96: centre (1 + z^2/4) / (1 + z^2/2)
+  // = 0.671188, half-width z sqrt(z^2/16) / (1 + z^2/2) = 0.328808, so
+  // [0.342380, 1]; 400 log10(0.342380 / 0.657620) = -113.386 Elo. The score
+  // test's LOS: Phi((1 - 1/2) / sqrt(1/8)) = Phi(sqrt 2) = 0.921350.
+  const EloEstimate e = EstimateElo(Make({0, 0, 0, 0, 1}));
+  EXPECT_TRUE(e.conservative);
+  EXPECT_NEAR(e.elo_low, -113.386, 1e-3);
+  EXPECT_FALSE(e.low_unbounded);
+  EXPECT_TRUE(e.high_unbounded);
+  EXPECT_NEAR(e.los, 0.921350, 1e-6);
+  EXPECT_EQ(EloIntervalText(e, 1), ">= -113.4");
+  // The mirror image.
+  const EloEstimate lost = EstimateElo(Make({1, 0, 0, 0, 0}));
+  EXPECT_TRUE(lost.low_unbounded);
+  EXPECT_NEAR(lost.elo_high, 113.386, 1e-3);
+  EXPECT_NEAR(lost.los, 1 - 0.921350, 1e-6);
+  EXPECT_EQ(EloIntervalText(lost, 0), "<= +113");
+  // Nothing played: both sides unbounded.
+  EXPECT_EQ(EloIntervalText(EstimateElo(Pentanomial{}), 0), "unbounded");
+}
+
+TEST(MatchStatsTest, WilsonIntervalByHand) {
+  // 3 of 4 (p = 0.75, n = 4, z = 1.96): centre (0.75 + 0.480183) /
+  // 1.960365 = 0.627527, half 0.999793 sqrt(0.046875 + 0.060023) =
+  // 0.326885.
+  const auto [low, high] = WilsonInterval(0.75, 4);
+  EXPECT_NEAR(low, 0.300642, 1e-5);
+  EXPECT_NEAR(high, 0.954413, 1e-5);
 }
 
 TEST(MatchStatsTest, ScoreEloConversions) {
