@@ -208,4 +208,26 @@ SprtDecision SprtDecide(double llr, const SprtParams& params) {
   return SprtDecision::kContinue;
 }
 
+std::pair<double, double> SprtLlrExtremes(const SprtParams& params,
+                                          int64_t pairs) {
+  return {SprtLlr(Pentanomial{{0, 0, 0, 0, pairs}}, params),
+          SprtLlr(Pentanomial{{pairs, 0, 0, 0, 0}}, params)};
+}
+
+int64_t SprtMinimumPairs(const SprtParams& params, int64_t max_pairs) {
+  auto decides = [&](int64_t pairs) {
+    const auto [won, lost] = SprtLlrExtremes(params, pairs);
+    return SprtDecide(won, params) == SprtDecision::kAcceptH1 &&
+           SprtDecide(lost, params) == SprtDecision::kAcceptH0;
+  };
+  if (max_pairs < 1 || !decides(max_pairs)) return 0;
+  // Both extremes move away from 0 with every pair: bisect.
+  int64_t lo = 0, hi = max_pairs;  // !decides(lo) (or lo = 0), decides(hi)
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    (decides(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
 }  // namespace renju

@@ -93,6 +93,14 @@ std::string SprtDecisionName(SprtDecision d);
 double SprtLlr(const Pentanomial& p, const SprtParams& params);
 SprtDecision SprtDecide(double llr, const SprtParams& params);
 
+// The LLR of `pairs` pairs all won (first) and all lost (second): the
+// largest and smallest LLR of any result of that many pairs.
+std::pair<double, double> SprtLlrExtremes(const SprtParams& params,
+                                          int64_t pairs);
+// The fewest pairs after which the SPRT can decide both ways (all won
+// reaches the upper bound, all lost the lower one); 0 when `max_pairs`
+// pairs cannot.
+int64_t SprtMinimumPairs(const SprtParams& params, int64_t max_pairs);
 
 }  // namespace renju
 

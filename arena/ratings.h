@@ -92,6 +92,10 @@ struct Rating {
   int64_t training_step = 0;
   int64_t games_seen = 0;  // self-play games stored when it was published
   std::string status;
+  // The rule that decided its gating verdict (arena/gating.h GateRuleName:
+  // "sprt", "promote_score", ...), from the registry's match summary; ""
+  // when unknown.
+  std::string decided_by;
 };
 
 struct RatingTable {

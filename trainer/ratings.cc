@@ -37,6 +37,19 @@ std::string Score(const Rating& r) {
                      : "-";
 }
 
+// The "gate" rule of a registry match summary (arena/gating.h
+// GateResultJson); "" for none or for text that is not such JSON.
+std::string DecidedBy(const std::string& match_summary) {
+  if (match_summary.empty()) return "";
+  const nlohmann::json json =
+      nlohmann::json::parse(match_summary, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object() || !json.contains("gate")) return "";
+  const nlohmann::json& gate = json["gate"];
+  return gate.is_object() && gate.contains("rule") && gate["rule"].is_string()
+             ? gate["rule"].get<std::string>()
+             : "";
+}
+
 }  // namespace
 
 void AttachModels(const std::vector<ModelEntry>& models, RatingTable& table) {
@@ -53,6 +66,7 @@ void AttachModels(const std::vector<ModelEntry>& models, RatingTable& table) {
     it->training_step = model.training_step;
     it->games_seen = model.games_seen;
     it->status = model.status;
+    it->decided_by = DecidedBy(model.match_summary);
   }
   table.unrated.assign(unrated.begin(), unrated.end());
 }
@@ -83,9 +97,12 @@ std::string RatingsText(const RatingTable& table) {
         r.created_unix_ms > 0 && first > 0
             ? absl::StrFormat("%.2f", (r.created_unix_ms - first) / 3.6e6)
             : "-";
+    const std::string status =
+        r.decided_by.empty() ? r.status
+                             : absl::StrCat(r.status, " (", r.decided_by, ")");
     absl::StrAppendFormat(&text, "%5d %+8.0f %7s %6d %6s %8d %7s  %s\n",
                           r.generation, r.elo, error, r.games, Score(r),
-                          r.training_step, hours, r.status);
+                          r.training_step, hours, status);
   }
   if (!table.unrated.empty()) {
     absl::StrAppend(&text, "unrated: ", absl::StrJoin(table.unrated, ", "),
@@ -141,7 +158,8 @@ std::string RatingsJson(const RatingTable& table) {
                                {"training_step", r.training_step},
                                {"created_unix_ms", r.created_unix_ms},
                                {"games_seen", r.games_seen},
-                               {"status", r.status}});
+                               {"status", r.status},
+                               {"decided_by", r.decided_by}});
   }
   json["anchors"] = nlohmann::ordered_json::array();
   for (const Rating& r : table.anchors) {

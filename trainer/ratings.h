@@ -15,8 +15,9 @@
 
 namespace renju {
 
-// Copies creation time, training step, games seen and status from the
-// registry into the rated rows; registered generations without a rating
+// Copies creation time, training step, games seen, status and the gating
+// rule that decided it (Rating::decided_by) from the registry into the
+// rated rows; registered generations without a rating
 // join `unrated`.
 void AttachModels(const std::vector<ModelEntry>& models, RatingTable& table);
 
@@ -26,6 +27,7 @@ absl::Status StoreRatings(GameStore& store, const RatingTable& table);
 
 // A text table for logs, one generation a row:
 //   gen      elo   ±95%  games  score   step  hours  status
+// (status followed by the deciding rule, e.g. "best (sprt)", when known)
 // then, with anchors, one anchor a row ("fixed" in the ±95% column):
 //   anchor              elo   ±95%  games  score
 std::string RatingsText(const RatingTable& table);
@@ -38,7 +40,7 @@ std::string RatingsText(const RatingTable& table);
 std::string RatingsCsv(const RatingTable& table);
 // {"anchor_generation": 0 (null with anchors),
 //  "ratings": [{generation, elo, elo_error, games, points, training_step,
-//               created_unix_ms, games_seen, status}, ...],
+//               created_unix_ms, games_seen, status, decided_by}, ...],
 //  "anchors": [{name, elo, elo_error, games, points, fixed}, ...],
 //  "unrated": [generations], "unrated_anchors": [names]}
 std::string RatingsJson(const RatingTable& table);

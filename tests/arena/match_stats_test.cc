@@ -125,6 +125,45 @@ TEST(MatchStatsTest, WilsonIntervalByHand) {
   EXPECT_NEAR(high, 0.954413, 1e-5);
 }
 
+TEST(MatchStatsTest, SmallGatingMatchesCannotReachTheBounds) {
+  // GSPRT LLR_logistic (fishtest) of n pairs all won / all lost, at
+  // alpha = beta = 0.05 (bounds +-2.944): 20 pairs at (0, 35) reach
+  // +1.914 / -2.116, 10 pairs at (0, 50) +1.336 / -1.543. All won first
+  // crosses 2.944 at 31 pairs for (0, 35) and 23 for (0, 50).
+  const SprtParams s35{0, 35, 0.05, 0.05};
+  const SprtParams s50{0, 50, 0.05, 0.05};
+  EXPECT_NEAR(SprtLlrExtremes(s35, 20).first, 1.9136, 1e-3);
+  EXPECT_NEAR(SprtLlrExtremes(s35, 20).second, -2.1163, 1e-3);
+  EXPECT_NEAR(SprtLlrExtremes(s50, 10).first, 1.3362, 1e-3);
+  EXPECT_NEAR(SprtLlrExtremes(s50, 10).second, -1.5426, 1e-3);
+  EXPECT_EQ(SprtMinimumPairs(s35, 50000), 31);
+  EXPECT_EQ(SprtMinimumPairs(s50, 50000), 23);
+  EXPECT_EQ(SprtMinimumPairs(s35, 30), 0);
+  EXPECT_EQ(SprtMinimumPairs(s35, 31), 31);
+}
+
+TEST(MatchStatsTest, AllWonAndAllLostAreTheExtremesOfTheLlr) {
+  // What SprtMinimumPairs relies on: over every pentanomial of 12 pairs,
+  // the LLR lies between those of all lost and all won.
+  const SprtParams params{0, 35, 0.05, 0.05};
+  const auto [won, lost] = SprtLlrExtremes(params, 12);
+  int results = 0;
+  for (int64_t a = 0; a <= 12; ++a) {
+    for (int64_t b = 0; a + b <= 12; ++b) {
+      for (int64_t c = 0; a + b + c <= 12; ++c) {
+        for (int64_t d = 0; a + b + c + d <= 12; ++d) {
+          const double llr = SprtLlr(Make({a, b, c, d, 12 - a - b - c - d}),
+                                     params);
+          EXPECT_LE(llr, won + 1e-9);
+          EXPECT_GE(llr, lost - 1e-9);
+          ++results;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(results, 1820);  // C(16, 4)
+}
+
 TEST(MatchStatsTest, ScoreEloConversions) {
   EXPECT_NEAR(EloToScore(0), 0.5, 1e-12);
   EXPECT_NEAR(EloToScore(400), 10.0 / 11.0, 1e-12);
