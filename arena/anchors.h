@@ -2,7 +2,7 @@
 // each anchor, and matches against them. An anchor is the built-in
 // tactical brain, a checkpoint at fixed visits or an external Gomocup
 // engine; its strength never changes, so Elo measured against anchors
-// means the same in every run (trainer/ratings.h holds them at their elo).
+// means the same in every run (arena/ratings.h holds them at their elo).
 #ifndef RENJU_ARENA_ANCHORS_H_
 #define RENJU_ARENA_ANCHORS_H_
 

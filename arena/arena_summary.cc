@@ -73,9 +73,13 @@ std::string ArenaSummaryJson(const ArenaSummary& s) {
   json["score"] = s.a_score();
   json["pentanomial"] = s.pentanomial.counts;
   json["elo"] = s.elo.elo;
-  json["elo_error"] = s.elo.elo_error;
-  json["elo_low"] = s.elo.elo_low;
-  json["elo_high"] = s.elo.elo_high;
+  // An unbounded side is null, and so is the half-width then.
+  const bool bounded = !s.elo.low_unbounded && !s.elo.high_unbounded;
+  json["elo_error"] = bounded ? Json(s.elo.elo_error) : Json(nullptr);
+  json["elo_low"] = s.elo.low_unbounded ? Json(nullptr) : Json(s.elo.elo_low);
+  json["elo_high"] =
+      s.elo.high_unbounded ? Json(nullptr) : Json(s.elo.elo_high);
+  json["elo_interval"] = s.elo.conservative ? "small_sample" : "pentanomial";
   json["los"] = s.elo.los;
   if (s.sprt.has_value()) {
     json["sprt"] = Json{{"elo0", s.sprt->elo0},
@@ -102,9 +106,9 @@ std::string ArenaSummaryJson(const ArenaSummary& s) {
 
 std::string ArenaProgressLine(const ArenaSummary& s) {
   std::string line =
-      absl::StrFormat("games %d/%d | A %.1f/%d (%.1f%%) | elo %+.0f ± %.0f",
-                      s.games, s.max_games, s.a_points(), s.games,
-                      100 * s.a_score(), s.elo.elo, s.elo.elo_error);
+      absl::StrFormat("games %d/%d | A %.1f/%d (%.1f%%) | elo %s", s.games,
+                      s.max_games, s.a_points(), s.games, 100 * s.a_score(),
+                      EloIntervalText(s.elo, 0));
   if (s.sprt.has_value()) {
     absl::StrAppendFormat(&line, " | LLR %.2f [%.2f, %.2f]", s.llr,
                           s.sprt->lower_bound(), s.sprt->upper_bound());
@@ -123,11 +127,16 @@ std::string ArenaReport(const ArenaSummary& s) {
   const auto& c = s.pentanomial.counts;
   absl::StrAppendFormat(&text, "pairs %d, pentanomial [%d, %d, %d, %d, %d]\n",
                         s.pentanomial.pairs(), c[0], c[1], c[2], c[3], c[4]);
-  absl::StrAppendFormat(&text,
-                        "elo A-B %+.1f ± %.1f (95%%: %+.1f .. %+.1f), LOS "
-                        "%.1f%%\n",
-                        s.elo.elo, s.elo.elo_error, s.elo.elo_low,
-                        s.elo.elo_high, 100 * s.elo.los);
+  const std::string low = s.elo.low_unbounded
+                              ? std::string("unbounded")
+                              : absl::StrFormat("%+.1f", s.elo.elo_low);
+  const std::string high = s.elo.high_unbounded
+                               ? std::string("unbounded")
+                               : absl::StrFormat("%+.1f", s.elo.elo_high);
+  absl::StrAppendFormat(&text, "elo A-B %s (95%%%s: %s .. %s), LOS %.1f%%\n",
+                        EloIntervalText(s.elo, 1),
+                        s.elo.conservative ? ", small sample" : "", low, high,
+                        100 * s.elo.los);
   if (s.sprt.has_value()) {
     absl::StrAppendFormat(
         &text,

@@ -81,7 +81,8 @@ struct ArenaSummary {
 
 // One JSON object (pretty-printed): players, games, "a_as_black" and
 // "a_as_white" {wins, draws, losses}, score, pentanomial [5], elo,
-// elo_error, elo_low, elo_high, los, sprt {elo0, elo1, alpha, beta, llr,
+// elo_error, elo_low, elo_high (null on an unbounded side, elo_error then
+// too), elo_interval ("pentanomial" or "small_sample"), los, sprt {elo0, elo1, alpha, beta, llr,
 // lower_bound, upper_bound, decision} (absent without SPRT), under an
 // opening rule "opening_rule" and "swaps" {a, b} each {options, swaps,
 // fallback_games},
@@ -91,10 +92,13 @@ struct ArenaSummary {
 std::string ArenaSummaryJson(const ArenaSummary& summary);
 
 // One line for progress: "games 12/40 | A 7.5/12 (62.5%) | elo +88 ± 120 |
-// LLR 0.52 [-2.94, 2.94]".
+// LLR 0.52 [-2.94, 2.94]" ("elo >= -113" when the interval is unbounded
+// above).
 std::string ArenaProgressLine(const ArenaSummary& summary);
 // A few lines for the end of a match: players, results by colour,
-// pentanomial, Elo and interval, LOS, SPRT, swaps under an opening rule,
+// pentanomial, Elo and interval ("elo A-B +14.1 ± 16.7 (95%: -2.6 ..
+// +30.8), LOS 95.1%"; one won pair: "elo A-B >= -113.4 (95%, small sample:
+// -113.4 .. unbounded), LOS 92.1%"), SPRT, swaps under an opening rule,
 // faults.
 std::string ArenaReport(const ArenaSummary& summary);
 

@@ -8,6 +8,7 @@
 #include "base/file_util.h"
 #include "config/config.h"
 #include "config/evaluator_config.h"
+#include "nlohmann/json.hpp"
 
 namespace renju {
 namespace {
@@ -103,22 +104,84 @@ GateResult GateDecision(const ArenaSummary& summary,
   result.played = true;
   result.summary = summary;
   result.summary_json = ArenaSummaryJson(summary);
+  const double upper = summary.sprt ? summary.sprt->upper_bound() : 0;
+  const double lower = summary.sprt ? summary.sprt->lower_bound() : 0;
   if (summary.stop_reason == "interrupted") {
     result.promote = false;
+    result.rule = GateRule::kInterrupted;
     result.reason = "match interrupted";
   } else if (summary.decision == SprtDecision::kAcceptH1) {
     result.promote = true;
-    result.reason = absl::StrFormat("SPRT accepted H1 (LLR %.2f)", summary.llr);
+    result.rule = GateRule::kSprt;
+    result.reason = absl::StrFormat("SPRT accepted H1 (LLR %.2f >= %.2f)",
+                                    summary.llr, upper);
   } else if (summary.decision == SprtDecision::kAcceptH0) {
     result.promote = false;
-    result.reason = absl::StrFormat("SPRT accepted H0 (LLR %.2f)", summary.llr);
+    result.rule = GateRule::kSprt;
+    result.reason = absl::StrFormat("SPRT accepted H0 (LLR %.2f <= %.2f)",
+                                    summary.llr, lower);
   } else {
     result.promote = summary.a_score() >= arena.promote_score();
-    result.reason =
-        absl::StrFormat("score %.3f %s promote_score %.3f", summary.a_score(),
-                        result.promote ? ">=" : "<", arena.promote_score());
+    result.rule = GateRule::kPromoteScore;
+    result.reason = absl::StrFormat(
+        "no SPRT decision in %d games (LLR %.2f in (%.2f, %.2f)): score "
+        "%.3f %s promote_score %.3f",
+        summary.games, summary.llr, lower, upper, summary.a_score(),
+        result.promote ? ">=" : "<", arena.promote_score());
   }
   return result;
+}
+
+std::string GateRuleName(GateRule rule) {
+  switch (rule) {
+    case GateRule::kGatingOff:
+      return "gating_off";
+    case GateRule::kSprt:
+      return "sprt";
+    case GateRule::kPromoteScore:
+      return "promote_score";
+    case GateRule::kInterrupted:
+      return "interrupted";
+  }
+  return "?";
+}
+
+std::string GateResultJson(const GateResult& result) {
+  nlohmann::ordered_json json =
+      result.played ? nlohmann::ordered_json::parse(result.summary_json)
+                    : nlohmann::ordered_json::object();
+  json["gate"] = {{"promote", result.promote},
+                  {"rule", GateRuleName(result.rule)},
+                  {"reason", result.reason}};
+  return json.dump(2) + "\n";
+}
+
+absl::Status CheckGatingCanDecide(const pb::ArenaConfig& arena) {
+  if (!arena.gating()) return absl::OkStatus();
+  const SprtParams sprt{arena.sprt_elo0(), arena.sprt_elo1(),
+                        arena.sprt_alpha(), arena.sprt_beta()};
+  if (absl::Status s = sprt.Validate(); !s.ok()) return s;
+  const int64_t pairs = arena.games() / 2;
+  constexpr int64_t kMaxPairs = 50000;  // arena.games up to 100000
+  if (SprtMinimumPairs(sprt, pairs) > 0) return absl::OkStatus();
+  const auto [won, lost] = SprtLlrExtremes(sprt, pairs);
+  const int64_t needed = SprtMinimumPairs(sprt, kMaxPairs);
+  const std::string fix =
+      needed > 0
+          ? absl::StrCat("the smallest arena.games that can decide is ",
+                         2 * needed)
+          : absl::StrCat("no arena.games up to ", 2 * kMaxPairs,
+                         " can; widen sprt_elo0..sprt_elo1 or raise "
+                         "sprt_alpha, sprt_beta");
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "arena.games = %d cannot decide the gating SPRT (arena.sprt_elo0 %g, "
+      "sprt_elo1 %g, sprt_alpha %g, sprt_beta %g): every result of %d games "
+      "has an LLR in [%.2f, %.2f], inside the bounds [%.2f, %.2f], so "
+      "gating would always fall through to promote_score; %s (or set "
+      "arena.gating: false)",
+      arena.games(), arena.sprt_elo0(), arena.sprt_elo1(), arena.sprt_alpha(),
+      arena.sprt_beta(), arena.games(), lost, won, sprt.lower_bound(),
+      sprt.upper_bound(), fix));
 }
 
 absl::StatusOr<GateResult> RunGatingMatch(
@@ -128,6 +191,9 @@ absl::StatusOr<GateResult> RunGatingMatch(
     GateResult result;
     result.reason = "gating off: always promote";
     return result;
+  }
+  if (absl::Status s = CheckGatingCanDecide(config.arena()); !s.ok()) {
+    return s;
   }
   absl::StatusOr<ArenaSummary> summary = RunCheckpointMatch(
       config, candidate_checkpoint, best_checkpoint, options);

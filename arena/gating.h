@@ -58,22 +58,40 @@ absl::StatusOr<ArenaSummary> RunMatchAndSave(
     ArenaOptions arena, ArenaPlayer& a, ArenaPlayer& b,
     const CheckpointMatchOptions& options);
 
+// With arena.gating on, an error unless a match of arena.games games can
+// end the SPRT of arena.sprt_* both ways (SprtMinimumPairs): one that
+// cannot always falls through to promote_score. The error names the
+// fields, the LLR range the games reach and the smallest arena.games that
+// can decide. OK with gating off.
+absl::Status CheckGatingCanDecide(const pb::ArenaConfig& arena);
+
+// Which rule decided a gating verdict.
+enum class GateRule { kGatingOff, kSprt, kPromoteScore, kInterrupted };
+// "gating_off", "sprt", "promote_score", "interrupted".
+std::string GateRuleName(GateRule rule);
+
 struct GateResult {
   bool promote = true;
   bool played = false;       // false with gating off
+  GateRule rule = GateRule::kGatingOff;
   std::string reason;        // e.g. "SPRT accepted H1 (LLR 3.05 >= 2.94)"
   ArenaSummary summary;      // A = the candidate; empty when not played
   std::string summary_json;  // ArenaSummaryJson; empty when not played
 };
 
-// Promote on SPRT H1, reject on H0, else promote iff the candidate's
-// (player A's) score is at least arena.promote_score. An interrupted match
-// never promotes.
+// Promote on SPRT H1, reject on H0 (rule kSprt), else, at the most games,
+// promote iff the candidate's (player A's) score is at least
+// arena.promote_score (kPromoteScore). An interrupted match never promotes.
 GateResult GateDecision(const ArenaSummary& summary,
                         const pb::ArenaConfig& arena);
 
+// The summary JSON (ArenaSummaryJson) with "gate": {promote, rule,
+// reason} added; for the model registry's match_summary.
+std::string GateResultJson(const GateResult& result);
+
 // The candidate against the best, decided by GateDecision; with
-// arena.gating off, promotes without playing.
+// arena.gating off, promotes without playing. Errors: CheckGatingCanDecide,
+// the match's.
 absl::StatusOr<GateResult> RunGatingMatch(
     const pb::RunConfig& config, const std::string& candidate_checkpoint,
     const std::string& best_checkpoint, const CheckpointMatchOptions& options);

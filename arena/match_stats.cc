@@ -5,11 +5,12 @@
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "config/ranges.h"
 
 namespace renju {
 namespace {
 
-constexpr double kZ95 = 1.959963984540054;
 constexpr double kEmptyCell = 1e-3;
 
 // The pair results as a probability distribution on scores a_i = i / 4
@@ -84,8 +85,18 @@ int64_t Pentanomial::pairs() const {
 double EloToScore(double elo) { return 1 / (1 + std::pow(10, -elo / 400)); }
 
 double ScoreToElo(double score) {
-  score = std::clamp(score, 1e-3, 1 - 1e-3);
+  score = std::clamp(score, kScoreCap, 1 - kScoreCap);
   return -400 * std::log10(1 / score - 1);
+}
+
+std::pair<double, double> WilsonInterval(double score, double games) {
+  if (games <= 0) return {0, 1};
+  const double z2 = kZ95 * kZ95;
+  const double centre = (score + z2 / (2 * games)) / (1 + z2 / games);
+  const double half =
+      kZ95 / (1 + z2 / games) *
+      std::sqrt(score * (1 - score) / games + z2 / (4 * games * games));
+  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
 }
 
 EloEstimate EstimateElo(const Pentanomial& p) {
@@ -102,14 +113,54 @@ EloEstimate EstimateElo(const Pentanomial& p) {
   }
   var /= games;
   const double sd = std::sqrt(var / games);
+  double low = mu - kZ95 * sd;
+  double high = mu + kZ95 * sd;
+  double los =
+      sd > 0 ? 0.5 * (1 + std::erf((mu - 0.5) / sd / std::sqrt(2.0))) : 0.5;
+
+  const int64_t pairs = p.pairs();
+  const int cells = static_cast<int>(
+      std::count_if(p.counts.begin(), p.counts.end(),
+                    [](int64_t c) { return c > 0; }));
   EloEstimate e;
+  e.conservative = pairs > 0 && (pairs < kSmallSamplePairs || cells < 2);
+  if (e.conservative) {
+    // The score over the real games, without the regularised cells.
+    double real_points = 0;
+    for (int i = 0; i < 5; ++i) real_points += p.counts[i] * (i / 2.0);
+    const double n = 2.0 * pairs;
+    const double score = real_points / n;
+    const auto [w_low, w_high] = WilsonInterval(score, n);
+    low = std::min(low, w_low);
+    high = std::max(high, w_high);
+    const double score_los =
+        0.5 * (1 + std::erf((score - 0.5) * std::sqrt(4 * n) / std::sqrt(2.0)));
+    if (std::abs(score_los - 0.5) < std::abs(los - 0.5)) los = score_los;
+  }
   e.score = mu;
   e.elo = ScoreToElo(mu);
-  e.elo_low = ScoreToElo(mu - kZ95 * sd);
-  e.elo_high = ScoreToElo(mu + kZ95 * sd);
+  e.elo_low = ScoreToElo(low);
+  e.elo_high = ScoreToElo(high);
+  e.low_unbounded = low <= kScoreCap;
+  e.high_unbounded = high >= 1 - kScoreCap;
   e.elo_error = (e.elo_high - e.elo_low) / 2;
-  e.los = sd > 0 ? 0.5 * (1 + std::erf((mu - 0.5) / sd / std::sqrt(2.0))) : 0.5;
+  e.los = los;
   return e;
+}
+
+std::string EloIntervalText(const EloEstimate& e, int digits) {
+  // Rounded first, so that -1e-14 prints as +0, not -0.
+  const double scale = std::pow(10.0, digits);
+  auto rounded = [&](double x) { return std::round(x * scale) / scale + 0.0; };
+  if (e.low_unbounded && e.high_unbounded) return "unbounded";
+  if (e.high_unbounded) {
+    return absl::StrFormat(">= %+.*f", digits, rounded(e.elo_low));
+  }
+  if (e.low_unbounded) {
+    return absl::StrFormat("<= %+.*f", digits, rounded(e.elo_high));
+  }
+  return absl::StrFormat("%+.*f ± %.*f", digits, rounded(e.elo), digits,
+                         e.elo_error);
 }
 
 absl::Status SprtParams::Validate() const {
@@ -117,11 +168,11 @@ absl::Status SprtParams::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("sprt: elo0 (", elo0, ") must be below elo1 (", elo1, ")"));
   }
-  for (const auto& [name, value] : {std::pair{"alpha", alpha}, std::pair{"beta", beta}}) {
-    if (!(value > 0 && value < 0.5)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("sprt: ", name, " = ", value, " is outside (0, 0.5)"));
-    }
+  if (absl::Status s = CheckSprtErrorRate("sprt: alpha", alpha); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckSprtErrorRate("sprt: beta", beta); !s.ok()) {
+    return s;
   }
   return absl::OkStatus();
 }
@@ -155,6 +206,28 @@ SprtDecision SprtDecide(double llr, const SprtParams& params) {
   if (llr >= params.upper_bound()) return SprtDecision::kAcceptH1;
   if (llr <= params.lower_bound()) return SprtDecision::kAcceptH0;
   return SprtDecision::kContinue;
+}
+
+std::pair<double, double> SprtLlrExtremes(const SprtParams& params,
+                                          int64_t pairs) {
+  return {SprtLlr(Pentanomial{{0, 0, 0, 0, pairs}}, params),
+          SprtLlr(Pentanomial{{pairs, 0, 0, 0, 0}}, params)};
+}
+
+int64_t SprtMinimumPairs(const SprtParams& params, int64_t max_pairs) {
+  auto decides = [&](int64_t pairs) {
+    const auto [won, lost] = SprtLlrExtremes(params, pairs);
+    return SprtDecide(won, params) == SprtDecision::kAcceptH1 &&
+           SprtDecide(lost, params) == SprtDecision::kAcceptH0;
+  };
+  if (max_pairs < 1 || !decides(max_pairs)) return 0;
+  // Both extremes move away from 0 with every pair: bisect.
+  int64_t lo = 0, hi = max_pairs;  // !decides(lo) (or lo = 0), decides(hi)
+  while (hi - lo > 1) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    (decides(mid) ? hi : lo) = mid;
+  }
+  return hi;
 }
 
 }  // namespace renju

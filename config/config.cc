@@ -11,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
+#include "config/ranges.h"
 #include "nn/encoding.h"
 #include "rules/opening.h"
 
@@ -61,6 +62,10 @@ class Checker {
     if (status_.ok() && !ok) {
       status_ = absl::InvalidArgumentError(absl::StrCat(path, ": ", why));
     }
+  }
+  // Takes a check's own error as it is.
+  void Check(const absl::Status& s) {
+    if (status_.ok() && !s.ok()) status_ = s;
   }
   void Merge(const std::string& path, const absl::Status& s) {
     if (status_.ok() && !s.ok()) {
@@ -308,8 +313,8 @@ void CheckArena(Checker& c, const pb::ArenaConfig& a) {
   c.Require(a.sprt_elo0() < a.sprt_elo1(), "arena.sprt_elo0",
             absl::StrCat(a.sprt_elo0(), " must be below sprt_elo1 (",
                          a.sprt_elo1(), ")"));
-  c.Range("arena.sprt_alpha", a.sprt_alpha(), 1e-6, 0.5);
-  c.Range("arena.sprt_beta", a.sprt_beta(), 1e-6, 0.5);
+  c.Check(CheckSprtErrorRate("arena.sprt_alpha", a.sprt_alpha()));
+  c.Check(CheckSprtErrorRate("arena.sprt_beta", a.sprt_beta()));
   c.Range("arena.promote_score", a.promote_score(), 0.0, 1.0);
   CheckAnchors(c, a);
 }

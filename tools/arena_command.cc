@@ -11,7 +11,7 @@
 //
 // With --anchors-from CONFIG instead of --b, player A plays each anchor of
 // that config with a fixed elo (arena.anchors) in turn, and its Elo on the
-// anchors' scale is fitted from those matches (trainer/ratings.h), the
+// anchors' scale is fitted from those matches (arena/ratings.h), the
 // scale a run with those anchors rates its generations on.
 #include <algorithm>
 #include <atomic>
@@ -32,11 +32,11 @@
 #include "arena/anchors.h"
 #include "arena/arena.h"
 #include "arena/gating.h"
+#include "arena/ratings.h"
 #include "config/config.h"
 #include "config/evaluator_config.h"
 #include "tools/command_util.h"
 #include "tools/progress.h"
-#include "trainer/ratings.h"
 
 namespace renju::commands {
 namespace {

@@ -39,6 +39,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "arena/anchors.h"
+#include "arena/gating.h"
 #include "base/file_util.h"
 #include "base/logging.h"
 #include "config/config.h"
@@ -547,6 +548,9 @@ int Train(const Argv& argv) {
     }
     // The trainer checks this too, but only after the run folder exists.
     if (absl::Status s = CheckAnchorFiles(config->arena()); !s.ok()) {
+      return Fail(s);
+    }
+    if (absl::Status s = CheckGatingCanDecide(config->arena()); !s.ok()) {
       return Fail(s);
     }
     // The run folder's config must work from wherever the run is resumed.

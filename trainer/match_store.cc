@@ -75,34 +75,6 @@ absl::Status CheckMatch(const MatchResult& m) {
 
 }  // namespace
 
-MatchResult MatchResultFromSummary(const ArenaSummary& summary,
-                                   int64_t generation_a, int64_t generation_b,
-                                   int64_t finished_unix_ms) {
-  MatchResult m;
-  m.generation_a = generation_a;
-  m.generation_b = generation_b;
-  m.wins = summary.a_black.wins + summary.a_white.wins;
-  m.draws = summary.a_black.draws + summary.a_white.draws;
-  m.losses = summary.a_black.losses + summary.a_white.losses;
-  m.pentanomial = summary.pentanomial.counts;
-  m.elo = summary.elo.elo;
-  m.elo_error = summary.elo.elo_error;
-  if (summary.sprt.has_value()) m.decision = SprtDecisionName(summary.decision);
-  m.summary_json = ArenaSummaryJson(summary);
-  m.finished_unix_ms = finished_unix_ms;
-  return m;
-}
-
-MatchResult AnchorMatchResultFromSummary(const ArenaSummary& summary,
-                                         int64_t generation_a,
-                                         const std::string& anchor_b,
-                                         int64_t finished_unix_ms) {
-  MatchResult m =
-      MatchResultFromSummary(summary, generation_a, -1, finished_unix_ms);
-  m.anchor_b = anchor_b;
-  return m;
-}
-
 absl::StatusOr<std::unique_ptr<MatchStore>> MatchStore::Open(
     const std::string& path) {
   absl::StatusOr<std::unique_ptr<SqliteDb>> db = SqliteDb::Open(path);

@@ -1,8 +1,9 @@
 // Results of matches between generations, and between a generation and a
 // fixed anchor player (config arena.anchors, by name), kept in the
 // trainer's SQLite file beside the games and the model registry (a table of
-// its own, `matches`, created on open), so the ratings (ratings.h) can be
-// recomputed from every match ever played, after restarts too.
+// its own, `matches`, created on open), so the ratings (arena/ratings.h
+// fits them, ratings.h stores them) can be recomputed from every match ever
+// played, after restarts too.
 //
 // The table's `anchor_b` column (TEXT, NULL for a match between
 // generations) came after the first runs; Open adds it to an older file's
@@ -11,7 +12,6 @@
 #ifndef RENJU_TRAINER_MATCH_STORE_H_
 #define RENJU_TRAINER_MATCH_STORE_H_
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -20,40 +20,10 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
-#include "arena/arena_summary.h"
+#include "arena/ratings.h"
 #include "trainer/sqlite_db.h"
 
 namespace renju {
-
-// One match from generation_a's view. Player B is generation_b, or the
-// anchor named anchor_b when that is not empty (generation_b is then -1).
-struct MatchResult {
-  int64_t id = 0;  // assigned by AddMatch, from 1
-  int64_t generation_a = 0;
-  int64_t generation_b = 0;
-  std::string anchor_b;
-  int64_t wins = 0;
-  int64_t draws = 0;
-  int64_t losses = 0;
-  std::array<int64_t, 5> pentanomial{};
-  double elo = 0;  // the match's own estimate, A minus B
-  double elo_error = 0;
-  std::string decision;  // SPRT: "continue", "H0", "H1"; empty without
-  std::string summary_json;
-  int64_t finished_unix_ms = 0;
-
-  int64_t games() const { return wins + draws + losses; }
-};
-
-// The result of an arena match between two generations.
-MatchResult MatchResultFromSummary(const ArenaSummary& summary,
-                                   int64_t generation_a, int64_t generation_b,
-                                   int64_t finished_unix_ms);
-// The result of an arena match between a generation (A) and an anchor.
-MatchResult AnchorMatchResultFromSummary(const ArenaSummary& summary,
-                                         int64_t generation_a,
-                                         const std::string& anchor_b,
-                                         int64_t finished_unix_ms);
 
 class MatchStore {
  public:

@@ -58,20 +58,25 @@ absl::Status Publisher::Publish(int64_t generation, const std::string& path,
     absl::StatusOr<ArenaSummary> summary =
         RunCheckpointMatch(config_, path, (*best)->path, options);
     if (!summary.ok()) return summary.status();
-    const GateResult gate = config_.arena().gating()
-                                ? GateDecision(*summary, config_.arena())
-                                : GateResult{true, true, "gating off", *summary,
-                                             ArenaSummaryJson(*summary)};
+    GateResult gate;
+    if (config_.arena().gating()) {
+      gate = GateDecision(*summary, config_.arena());
+    } else {
+      gate.played = true;
+      gate.reason = "gating off: always promote";
+      gate.summary = *summary;
+      gate.summary_json = ArenaSummaryJson(*summary);
+    }
     if (absl::StatusOr<int64_t> id = matches_->AddMatch(MatchResultFromSummary(
             *summary, generation, (*best)->generation, NowUnixMs()));
         !id.ok()) {
       return id.status();
     }
     model.status = gate.promote ? "best" : "rejected";
-    model.match_summary = ArenaSummaryJson(*summary);
+    model.match_summary = GateResultJson(gate);
     RENJU_LOG(INFO) << "generation " << generation << " "
-                    << (gate.promote ? "promoted" : "rejected") << ": "
-                    << gate.reason;
+                    << (gate.promote ? "promoted" : "rejected") << " by "
+                    << GateRuleName(gate.rule) << ": " << gate.reason;
   } else {
     model.status = "best";
   }

@@ -15,7 +15,8 @@
 //
 //   GET /api/run -> {"run": folder name, "live": {...} or null,
 //       "generations": [{"generation", "elo", "elo_error", "games",
-//                        "points", "status", "training_step",
+//                        "points", "status", "decided_by" (the gating
+//                        rule: "sprt", "promote_score", ...), "training_step",
 //                        "created_unix_ms", "games_seen",
 //                        "games_per_minute"}, ...],
 //       "unrated": [generations], "anchors": [{"name", "elo", "elo_error",

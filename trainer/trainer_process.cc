@@ -13,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "arena/anchors.h"
+#include "arena/gating.h"
 #include "base/file_util.h"
 #include "base/logging.h"
 #include "config/config.h"
@@ -210,6 +211,7 @@ absl::Status RunTrainerProcess(const pb::RunConfig& config,
       MakeServerCredentials(options.tls);
   if (!credentials.ok()) return credentials.status();
   if (absl::Status s = CheckAnchorFiles(config.arena()); !s.ok()) return s;
+  if (absl::Status s = CheckGatingCanDecide(config.arena()); !s.ok()) return s;
   absl::StatusOr<Stores> stores = OpenStores(options.run_dir);
   if (!stores.ok()) return stores.status();
   RENJU_LOG(INFO) << "config:\n" << RunConfigText(config);

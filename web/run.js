@@ -143,10 +143,18 @@ function drawRun(run) {
   $('problems').textContent = run.problems.length ?
       'Could not read: ' + run.problems.join('; ') : '';
 
+  // The status, and which gating rule decided it: the SPRT, or the
+  // promote_score fallback when the SPRT did not decide.
+  const decidedBy = (g) => ({
+    sprt: `${g.status} (SPRT)`,
+    promote_score: `${g.status} (fallback: promote_score)`,
+    interrupted: `${g.status} (match interrupted)`,
+  })[g.decided_by] || g.status;
   const gens = run.generations;
   fillTable('generations', gens.map((g) => [
     g.generation, fixed(g.elo, 0), fixed(g.elo_error, 0), g.games,
-    g.games ? (100 * g.points / g.games).toFixed(1) + '%' : '', g.status,
+    g.games ? (100 * g.points / g.games).toFixed(1) + '%' : '',
+    decidedBy(g),
     g.training_step, g.games_seen, fixed(g.games_per_minute, 1),
     ago(g.created_unix_ms),
   ]));

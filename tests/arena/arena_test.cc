@@ -192,6 +192,27 @@ TEST(ArenaTest, SprtDecisionStopsTheMatchEarly) {
   EXPECT_EQ(summary->pentanomial.counts[4], summary->pentanomial.pairs());
 }
 
+TEST(ArenaTest, AllWonMatchOf62GamesStopsWithH1AtPair31) {
+  // SPRT (0, 35), alpha = beta = 0.05: upper bound ln(0.95 / 0.05) =
+  // 2.944. Fishtest's LLR_logistic of n pairs all won (cells regularised
+  // to 1e-3) is 2.870 at n = 30 and 2.966 at n = 31, so the SPRT stops
+  // with H1 after pair 31, the 62nd game, and not before.
+  LinePlayer a("a");
+  PassPlayer b;
+  ArenaOptions options = SmallOptions(62);
+  options.sprt = SprtParams{0, 35, 0.05, 0.05};
+  absl::StatusOr<ArenaSummary> summary =
+      RunArenaMatch(options, a, b, {}, nullptr);
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(summary->pentanomial.counts,
+            (std::array<int64_t, 5>{0, 0, 0, 0, 31}));
+  EXPECT_EQ(summary->decision, SprtDecision::kAcceptH1);
+  EXPECT_EQ(summary->stop_reason, "sprt");
+  EXPECT_NEAR(summary->llr, 2.966, 1e-3);
+  EXPECT_NEAR(SprtLlr(Pentanomial{{0, 0, 0, 0, 30}}, *options.sprt), 2.870,
+              1e-3);
+}
+
 TEST(ArenaTest, TwoPassesAndTheMoveCapAreDraws) {
   PassPlayer pass;
   absl::StatusOr<ArenaSummary> summary =
@@ -539,17 +560,102 @@ TEST(GatingTest, DecisionFollowsSprtThenScore) {
   summary.a_black.wins = 3;
   summary.a_white.wins = 3;  // score 0.6
   EXPECT_TRUE(GateDecision(summary, arena).promote);
+  EXPECT_EQ(GateDecision(summary, arena).rule, GateRule::kPromoteScore);
   summary.a_white.wins = 2;
   summary.a_white.losses = 1;  // score 0.5
   EXPECT_FALSE(GateDecision(summary, arena).promote);
+  EXPECT_EQ(GateDecision(summary, arena).rule, GateRule::kPromoteScore);
   summary.decision = SprtDecision::kAcceptH1;
   EXPECT_TRUE(GateDecision(summary, arena).promote);
+  EXPECT_EQ(GateDecision(summary, arena).rule, GateRule::kSprt);
   summary.a_white.wins = 5;  // a high score does not overrule H0
   summary.decision = SprtDecision::kAcceptH0;
   EXPECT_FALSE(GateDecision(summary, arena).promote);
+  EXPECT_EQ(GateDecision(summary, arena).rule, GateRule::kSprt);
   summary.decision = SprtDecision::kContinue;
   summary.stop_reason = "interrupted";
   EXPECT_FALSE(GateDecision(summary, arena).promote);
+  EXPECT_EQ(GateDecision(summary, arena).rule, GateRule::kInterrupted);
+}
+
+TEST(GatingTest, TheRegistryJsonSaysWhichRuleDecided) {
+  pb::ArenaConfig arena;
+  ArenaSummary summary;
+  summary.games = 2;
+  summary.a_black.wins = 1;
+  summary.a_white.wins = 1;
+  summary.pentanomial.AddPair(1, 1);
+  summary.elo = EstimateElo(summary.pentanomial);
+  GateResult gate = GateDecision(summary, arena);
+  const nlohmann::json json = nlohmann::json::parse(GateResultJson(gate));
+  EXPECT_EQ(json["gate"]["rule"], "promote_score");
+  EXPECT_EQ(json["gate"]["promote"], true);
+  EXPECT_EQ(json["games"], 2);
+  // One won pair: the interval has no upper end.
+  EXPECT_TRUE(json["elo_high"].is_null());
+  EXPECT_TRUE(json["elo_error"].is_null());
+  EXPECT_EQ(json["elo_interval"], "small_sample");
+}
+
+TEST(GatingTest, EveryShippedConfigAndTheDefaultsCanDecide) {
+  // The schema's defaults: gating on, SPRT (0, 35) at alpha = beta = 0.05.
+  absl::StatusOr<pb::RunConfig> defaults = ParseRunConfig("", "defaults");
+  ASSERT_TRUE(defaults.ok()) << defaults.status();
+  ASSERT_TRUE(defaults->arena().gating());
+  EXPECT_TRUE(CheckGatingCanDecide(defaults->arena()).ok())
+      << CheckGatingCanDecide(defaults->arena());
+  int n = 0;
+  for (const auto& entry :
+       fs::directory_iterator(fs::path(RENJU_SOURCE_DIR) / "configs")) {
+    if (entry.path().extension() != ".textproto") continue;
+    absl::StatusOr<pb::RunConfig> config = LoadRunConfig(entry.path().string());
+    ASSERT_TRUE(config.ok()) << config.status();
+    EXPECT_TRUE(CheckGatingCanDecide(config->arena()).ok())
+        << entry.path() << ": " << CheckGatingCanDecide(config->arena());
+    // With gating turned on, each still decides, or says what would.
+    pb::ArenaConfig on = config->arena();
+    on.set_gating(true);
+    const absl::Status s = CheckGatingCanDecide(on);
+    if (!s.ok()) {
+      EXPECT_NE(s.message().find("the smallest arena.games that can decide"),
+                std::string::npos)
+          << s;
+    }
+    ++n;
+  }
+  EXPECT_GE(n, 3);
+}
+
+TEST(GatingTest, AGatingMatchThatCannotDecideIsAnError) {
+  // 40 games at (0, 35), alpha = beta = 0.05 (bounds +-ln 19 = +-2.944):
+  // every result lies in [-2.12, +1.91] (GSPRT LLR_logistic of 20 pairs
+  // all lost / all won); all won first reaches 2.944 at 31 pairs, 62
+  // games (30 pairs: 2.870, 31: 2.966).
+  pb::ArenaConfig arena;
+  arena.set_gating(true);
+  arena.set_games(40);
+  arena.set_sprt_elo0(0);
+  arena.set_sprt_elo1(35);
+  const absl::Status s = CheckGatingCanDecide(arena);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("arena.games = 40 cannot decide the gating SPRT "
+                             "(arena.sprt_elo0 0, sprt_elo1 35"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.message().find("LLR in [-2.12, 1.91], inside the bounds "
+                             "[-2.94, 2.94]"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.message().find("the smallest arena.games that can decide is 62"),
+            std::string::npos)
+      << s;
+  arena.set_games(62);
+  EXPECT_TRUE(CheckGatingCanDecide(arena).ok());
+  arena.set_games(60);
+  EXPECT_FALSE(CheckGatingCanDecide(arena).ok());
+  arena.set_gating(false);  // no gating match: nothing to decide
+  EXPECT_TRUE(CheckGatingCanDecide(arena).ok());
 }
 
 TEST(GatingTest, GatingOffPromotesWithoutPlaying) {
@@ -563,7 +669,14 @@ TEST(GatingTest, GatingOffPromotesWithoutPlaying) {
 }
 
 TEST(GatingTest, GatingMatchPlaysAndWritesItsSummary) {
-  const pb::RunConfig config = TinyConfig();
+  // An SPRT that 4 games can end (CheckGatingCanDecide): at (-150, +150),
+  // alpha = beta = 0.2 the bounds are +-ln 4 = +-1.386, one pair all won or
+  // lost reaches +-0.865 and two pairs +-1.729 (GSPRT LLR_logistic).
+  pb::RunConfig config = TinyConfig();
+  config.mutable_arena()->set_sprt_elo0(-150);
+  config.mutable_arena()->set_sprt_elo1(150);
+  config.mutable_arena()->set_sprt_alpha(0.2);
+  config.mutable_arena()->set_sprt_beta(0.2);
   CheckpointMatchOptions options;
   options.out_dir = TempDir("gating").string();
   absl::StatusOr<GateResult> gate = RunGatingMatch(config, "", "", options);

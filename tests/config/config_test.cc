@@ -328,6 +328,23 @@ TEST(ConfigTest, AuxHeadsAndWeightAverageAreOffByDefault) {
   }
 }
 
+TEST(ConfigTest, SprtErrorRatesLieStrictlyBetweenZeroAndOneHalf) {
+  // At 0.5 both SPRT bounds are ln 1 = 0 and the first pair would decide.
+  const std::pair<const char*, const char*> bad[] = {
+      {"arena { sprt_alpha: 0.5 }", "arena.sprt_alpha = 0.5 is outside (0, 0.5)"},
+      {"arena { sprt_beta: 0.5 }", "arena.sprt_beta = 0.5 is outside (0, 0.5)"},
+      {"arena { sprt_alpha: 0 }", "arena.sprt_alpha = 0 is outside (0, 0.5)"},
+      {"arena { sprt_beta: -0.1 }", "arena.sprt_beta = -0.1 is outside (0, 0.5)"},
+  };
+  for (const auto& [text, message] : bad) {
+    absl::StatusOr<pb::RunConfig> config = ParseRunConfig(text, "s");
+    EXPECT_EQ(std::string(config.status().message()),
+              std::string("config s: ") + message);
+  }
+  EXPECT_TRUE(
+      ParseRunConfig("arena { sprt_alpha: 0.499 sprt_beta: 1e-9 }", "s").ok());
+}
+
 TEST(ConfigTest, AnchorsAreCheckedByFieldPath) {
   // Each case: the arena block and the error it must give.
   const std::pair<const char*, const char*> cases[] = {

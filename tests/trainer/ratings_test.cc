@@ -333,6 +333,34 @@ class RatingsStoreTest : public ::testing::Test {
   std::string db_;
 };
 
+TEST(RatingsTest, RowsSayWhichGatingRuleDecided) {
+  absl::StatusOr<RatingTable> table = ComputeRatings({Match(1, 0, 30, 0, 10)});
+  ASSERT_TRUE(table.ok()) << table.status();
+  ModelEntry gen0, gen1;
+  gen0.generation = 0;
+  gen0.status = "best";
+  gen1.generation = 1;
+  gen1.status = "rejected";
+  // What the publisher stores (arena/gating.h GateResultJson).
+  gen1.match_summary =
+      R"({"games": 40, "gate": {"promote": false, "rule": "promote_score",
+          "reason": "no SPRT decision in 40 games"}})";
+  AttachModels({gen0, gen1}, *table);
+  EXPECT_EQ(Of(*table, 0).decided_by, "");
+  EXPECT_EQ(Of(*table, 1).decided_by, "promote_score");
+  const nlohmann::json json = nlohmann::json::parse(RatingsJson(*table));
+  EXPECT_EQ(json["ratings"][1]["decided_by"], "promote_score");
+  const std::string text = RatingsText(*table);
+  EXPECT_NE(text.find("rejected (promote_score)"), std::string::npos) << text;
+  // A summary from before the gate was stored, or not JSON: unknown.
+  gen1.match_summary = "{\"games\": 40}";
+  AttachModels({gen0, gen1}, *table);
+  EXPECT_EQ(Of(*table, 1).decided_by, "");
+  gen1.match_summary = "not json";
+  AttachModels({gen0, gen1}, *table);
+  EXPECT_EQ(Of(*table, 1).decided_by, "");
+}
+
 TEST_F(RatingsStoreTest, MatchesSurviveReopening) {
   {
     auto matches = MatchStore::Open(db_);

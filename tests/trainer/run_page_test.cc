@@ -81,6 +81,7 @@ class RunPageTest : public ::testing::Test {
     table.ratings = {Generation(2, 130, 40, 180000, 60),
                      Generation(0, -50, 30, 60000, 0),
                      Generation(1, 60, 35, 120000, 30)};
+    table.ratings[0].decided_by = "sprt";  // generation 2's promotion
     Rating anchor;
     anchor.generation = -1;
     anchor.anchor = "tactical";
@@ -138,6 +139,8 @@ TEST_F(RunPageTest, RunJsonReadsTheRunFolder) {
   EXPECT_EQ(gen2["elo_error"], 40);
   EXPECT_EQ(gen2["games_seen"], 60);
   EXPECT_EQ(gen2["status"], "best");
+  EXPECT_EQ(gen2["decided_by"], "sprt");
+  EXPECT_EQ(run["generations"][1]["decided_by"], "");
   // 30 games in the minute between generations 1 and 2.
   EXPECT_DOUBLE_EQ(gen2["games_per_minute"].get<double>(), 30.0);
   EXPECT_TRUE(run["generations"][0]["games_per_minute"].is_null());
