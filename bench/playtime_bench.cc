@@ -6,7 +6,9 @@
 // size B, from real positions (every 6th of the first 40 shared games) and
 // the shipped model:
 //   forward  raw Model::Forward positions/s at batch B, one forward thread
-//            per core, each with its own copy of the network;
+//            per core, each with its own copy of the network (batch norms
+//            folded, as play runs it), and the same for the network run as
+//            trained (`unfolded`);
 //   search   playouts/s of ONE search (one tree) with one gathering thread
 //            per core and SearchParams::minibatch_size B, behind a
 //            BatchedEvaluator with one server thread per core; B = 1 is
@@ -249,9 +251,14 @@ SearchRate OneSearchRate(const Model& model, const std::vector<Game>& positions,
 int Main(int argc, char** argv) {
   const Flags flags = ParseFlags(argc, argv);
   SetIntraOpThreads(1);
+  ModelOptions options;
+  options.device = "cpu";
   absl::StatusOr<std::unique_ptr<Model>> model =
-      Model::Load(flags.model, ModelOptions{"cpu"});
-  if (!model.ok()) {
+      Model::Load(flags.model, options);
+  options.fold_batch_norm = false;
+  absl::StatusOr<std::unique_ptr<Model>> unfolded_model =
+      Model::Load(flags.model, options);
+  if (!model.ok() || !unfolded_model.ok()) {
     std::fprintf(stderr, "playtime_bench: %s\n",
                  std::string(model.status().message()).c_str());
     return 1;
@@ -266,6 +273,7 @@ int Main(int argc, char** argv) {
 
   // (cores, batch) -> best figures over the rounds.
   std::map<std::pair<int, int>, double> forward;
+  std::map<std::pair<int, int>, double> unfolded;
   std::map<std::pair<int, int>, SearchRate> search;
   for (int round = 0; round < flags.rounds; ++round) {
     for (int cores : flags.cores) {
@@ -275,6 +283,9 @@ int Main(int argc, char** argv) {
         forward[key] = std::max(
             forward[key],
             ForwardRate(**model, positions, cores, batch, flags.seconds));
+        unfolded[key] = std::max(
+            unfolded[key], ForwardRate(**unfolded_model, positions, cores,
+                                       batch, flags.seconds));
         const SearchRate s = OneSearchRate(**model, positions, cores, batch,
                                            flags.visits, flags.seconds);
         if (s.playouts_per_s > search[key].playouts_per_s) search[key] = s;
@@ -288,11 +299,12 @@ int Main(int argc, char** argv) {
   }
 
   const double today = search[{flags.cores[0], 1}].playouts_per_s;
-  std::printf("\n| cores | batch | forward pos/s | one search playouts/s | "
+  std::printf("\n| cores | batch | forward pos/s | folded / unfolded | "
+              "one search playouts/s | "
               "mean batch | search / forward at batch | search / best "
               "forward | search / today's (%d core, batch 1) |\n",
               flags.cores[0]);
-  std::printf("|---|---|---|---|---|---|---|---|\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|\n");
   for (int cores : flags.cores) {
     double best_forward = 0;
     for (int batch : flags.batches) {
@@ -301,10 +313,12 @@ int Main(int argc, char** argv) {
     for (int batch : flags.batches) {
       const double f = forward[{cores, batch}];
       const SearchRate& s = search[{cores, batch}];
-      std::printf("| %d | %d | %.0f | %.0f | %.1f | %.2f | %.2f | %.2f |\n",
-                  cores, batch, f, s.playouts_per_s, s.mean_batch,
-                  s.playouts_per_s / f, s.playouts_per_s / best_forward,
-                  s.playouts_per_s / today);
+      std::printf(
+          "| %d | %d | %.0f | %.2f | %.0f | %.1f | %.2f | %.2f | %.2f |\n",
+          cores, batch, f, f / unfolded[{cores, batch}], s.playouts_per_s,
+          s.mean_batch,
+          s.playouts_per_s / f, s.playouts_per_s / best_forward,
+          s.playouts_per_s / today);
     }
   }
   return 0;

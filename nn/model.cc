@@ -57,6 +57,10 @@ struct Model::Impl {
   PolicyValueNet net;
   torch::Device device;
   torch::ScalarType dtype;
+  bool fold_batch_norm = true;
+  // Built by the first Forward: by then the weights are final (Load and
+  // Clone import them before handing the model out).
+  std::unique_ptr<InferenceNet> folded;
 };
 
 Model::Model(std::unique_ptr<Impl> impl, CheckpointInfo info)
@@ -84,7 +88,8 @@ absl::StatusOr<std::unique_ptr<Model>> Model::Build(
     // Loading and cloning overwrite the weights: leave the generator alone.
     if (seed.has_value()) torch::manual_seed(*seed);
     auto impl =
-        std::make_unique<Impl>(Impl{PolicyValueNet(config), *device, *dtype});
+        std::make_unique<Impl>(Impl{PolicyValueNet(config), *device, *dtype,
+                                    options.fold_batch_norm, nullptr});
     impl->net->eval();
     MoveNet(*impl->net, *device, *dtype);
     CheckpointInfo info;
@@ -131,6 +136,7 @@ absl::StatusOr<std::unique_ptr<Model>> Model::Clone() const {
   options.precision = impl_->dtype == torch::kFloat16    ? Precision::kFloat16
                       : impl_->dtype == torch::kBFloat16 ? Precision::kBFloat16
                                                          : Precision::kFloat32;
+  options.fold_batch_norm = impl_->fold_batch_norm;
   absl::StatusOr<std::unique_ptr<Model>> clone =
       Build(config(), options, std::nullopt);
   if (!clone.ok()) return clone.status();
@@ -181,7 +187,16 @@ absl::Status Model::Forward(const float* inputs, int batch,
       x = x.to(impl_->device, impl_->dtype);
     }
     x = x.contiguous(torch::MemoryFormat::ChannelsLast);
-    auto [policy, wdl] = impl_->net->forward(x);
+    torch::Tensor policy;
+    torch::Tensor wdl;
+    if (impl_->fold_batch_norm) {
+      if (!impl_->folded) {
+        impl_->folded = std::make_unique<InferenceNet>(*impl_->net);
+      }
+      std::tie(policy, wdl) = impl_->folded->forward(x);
+    } else {
+      std::tie(policy, wdl) = impl_->net->forward(x);
+    }
     policy = policy.to(torch::kCPU, torch::kFloat32).contiguous();
     wdl = wdl.to(torch::kCPU, torch::kFloat32).contiguous();
     std::memcpy(policy_logits, policy.data_ptr<float>(),

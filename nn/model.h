@@ -39,6 +39,10 @@ struct ModelOptions {
   std::string device = "auto";
   // Weights and activations; the outputs are always float32.
   Precision precision = Precision::kFloat32;
+  // Forward through the network with its batch norms folded into the
+  // convolutions (InferenceNet in network.h); false runs the module as
+  // trained, for comparing the two (nn_bench, the network tests).
+  bool fold_batch_norm = true;
 };
 
 class Model {

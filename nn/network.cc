@@ -29,6 +29,8 @@ torch::Tensor GlobalPool(const torch::Tensor& x) {
 // inform each other in one block.
 class ResidualBlockImpl : public torch::nn::Module {
  public:
+  friend class ::renju::InferenceNet;
+
   ResidualBlockImpl(int channels, int pooled)
       : regular_(channels - pooled), pooled_(pooled) {
     conv1_ = register_module("conv1", Conv(channels, channels, 3));
@@ -192,6 +194,89 @@ torch::Tensor PolicyValueNetImpl::ValueHidden(const torch::Tensor& trunk) {
   torch::Tensor v =
       torch::relu(value_bn_->forward(value_conv_->forward(trunk)));
   return torch::relu(value_fc_->forward(GlobalPool(v)));
+}
+
+InferenceNet::FoldedConv InferenceNet::Fold(
+    const torch::nn::Conv2d& conv,
+    const std::vector<torch::nn::BatchNorm2d>& norms) {
+  // Folded in float32 whatever the net's precision, then converted back.
+  const torch::Tensor w = conv->weight.detach().to(torch::kFloat32);
+  std::vector<torch::Tensor> scales;
+  std::vector<torch::Tensor> shifts;
+  for (const torch::nn::BatchNorm2d& bn : norms) {
+    const torch::Tensor mean = bn->running_mean.to(torch::kFloat32);
+    const torch::Tensor var = bn->running_var.to(torch::kFloat32);
+    const torch::Tensor gamma = bn->weight.detach().to(torch::kFloat32);
+    const torch::Tensor beta = bn->bias.detach().to(torch::kFloat32);
+    const torch::Tensor scale = gamma / torch::sqrt(var + bn->options.eps());
+    scales.push_back(scale);
+    shifts.push_back(beta - mean * scale);
+  }
+  const torch::Tensor scale = torch::cat(scales);
+  FoldedConv out;
+  out.weight = (w * scale.view({-1, 1, 1, 1}))
+                   .to(conv->weight.scalar_type())
+                   .contiguous(torch::MemoryFormat::ChannelsLast);
+  out.bias = torch::cat(shifts).to(conv->weight.scalar_type());
+  out.padding = (*conv->options.kernel_size())[0] / 2;
+  return out;
+}
+
+torch::Tensor InferenceNet::Apply(const FoldedConv& conv,
+                                  const torch::Tensor& x) {
+  return torch::conv2d(x, conv.weight, conv.bias, /*stride=*/1, conv.padding);
+}
+
+InferenceNet::InferenceNet(PolicyValueNetImpl& net) {
+  torch::NoGradGuard no_grad;
+  stem_ = Fold(net.stem_conv_, {net.stem_bn_});
+  for (const std::shared_ptr<torch::nn::Module>& module : *net.blocks_) {
+    const ResidualBlockImpl& b = *module->as<ResidualBlockImpl>();
+    Block block;
+    block.regular = b.regular_;
+    block.pooled = b.pooled_;
+    if (b.pooled_ > 0) {
+      block.conv1 = Fold(b.conv1_, {b.bn1_, b.pool_bn_});
+      block.pool_fc_weight = b.pool_fc_->weight.detach();
+      block.pool_fc_bias = b.pool_fc_->bias.detach();
+    } else {
+      block.conv1 = Fold(b.conv1_, {b.bn1_});
+    }
+    block.conv2 = Fold(b.conv2_, {b.bn2_});
+    blocks_.push_back(std::move(block));
+  }
+  policy_conv_ = Fold(net.policy_conv_, {net.policy_bn_});
+  policy_out_weight_ = net.policy_out_->weight.detach();
+  policy_out_bias_ = net.policy_out_->bias.detach();
+  value_conv_ = Fold(net.value_conv_, {net.value_bn_});
+  value_fc_weight_ = net.value_fc_->weight.detach();
+  value_fc_bias_ = net.value_fc_->bias.detach();
+  value_out_weight_ = net.value_out_->weight.detach();
+  value_out_bias_ = net.value_out_->bias.detach();
+}
+
+std::pair<torch::Tensor, torch::Tensor> InferenceNet::forward(
+    const torch::Tensor& input) const {
+  torch::Tensor x = torch::relu(Apply(stem_, input));
+  for (const Block& b : blocks_) {
+    const torch::Tensor t = Apply(b.conv1, x);
+    torch::Tensor r = t.narrow(1, 0, b.regular);
+    if (b.pooled > 0) {
+      const torch::Tensor g = torch::relu(t.narrow(1, b.regular, b.pooled));
+      r = r + torch::linear(GlobalPool(g), b.pool_fc_weight, b.pool_fc_bias)
+                  .unsqueeze(-1)
+                  .unsqueeze(-1);
+    }
+    x = torch::relu(x + Apply(b.conv2, torch::relu(r)));
+  }
+  const torch::Tensor p = torch::relu(Apply(policy_conv_, x));
+  torch::Tensor policy =
+      torch::conv2d(p, policy_out_weight_, policy_out_bias_).flatten(1);
+  const torch::Tensor v = torch::relu(Apply(value_conv_, x));
+  const torch::Tensor hidden = torch::relu(
+      torch::linear(GlobalPool(v), value_fc_weight_, value_fc_bias_));
+  return {std::move(policy),
+          torch::linear(hidden, value_out_weight_, value_out_bias_)};
 }
 
 std::vector<TensorRecord> ExportTensors(PolicyValueNetImpl& net) {

@@ -55,6 +55,8 @@ class PolicyValueNetImpl : public torch::nn::Module {
   const NetworkConfig& config() const { return config_; }
 
  private:
+  friend class InferenceNet;
+
   torch::Tensor Trunk(torch::Tensor x);
   // The heads' hidden layers, which the auxiliary outputs share.
   torch::Tensor PolicyHidden(const torch::Tensor& trunk);
@@ -77,6 +79,49 @@ class PolicyValueNetImpl : public torch::nn::Module {
   torch::nn::Linear short_value_out_{nullptr};
 };
 TORCH_MODULE(PolicyValueNet);
+
+// The network for play: each batch norm folded, with its running
+// statistics, into the convolution before it, so a forward is convolutions,
+// two small linear layers, adds and ReLUs instead of a batch norm pass over
+// the activations after each convolution. Gives the eval-mode forward()'s
+// outputs to rounding. Built once the weights are final (Model builds one
+// after loading); later changes to `net` do not reach it. Same device and
+// dtype as `net`. Not thread-safe: one caller at a time, in InferenceMode.
+class InferenceNet {
+ public:
+  explicit InferenceNet(PolicyValueNetImpl& net);
+  // As PolicyValueNetImpl::forward.
+  std::pair<torch::Tensor, torch::Tensor> forward(const torch::Tensor& x) const;
+
+ private:
+  struct FoldedConv {
+    torch::Tensor weight;
+    torch::Tensor bias;
+    int padding = 0;
+  };
+  struct Block {
+    FoldedConv conv1;  // its batch norms (regular and pooled) folded
+    FoldedConv conv2;
+    int regular = 0;
+    int pooled = 0;
+    torch::Tensor pool_fc_weight;
+    torch::Tensor pool_fc_bias;
+  };
+  static FoldedConv Fold(const torch::nn::Conv2d& conv,
+                         const std::vector<torch::nn::BatchNorm2d>& norms);
+  static torch::Tensor Apply(const FoldedConv& conv, const torch::Tensor& x);
+
+  FoldedConv stem_;
+  std::vector<Block> blocks_;
+  FoldedConv policy_conv_;
+  torch::Tensor policy_out_weight_;
+  torch::Tensor policy_out_bias_;
+  FoldedConv value_conv_;
+  torch::Tensor value_fc_weight_;
+  torch::Tensor value_fc_bias_;
+  torch::Tensor value_out_weight_;
+  torch::Tensor value_out_bias_;
+};
 
 // Every parameter and buffer (batch-norm statistics included) as CPU tensor
 // records, named by the module's own paths ("blocks.0.conv1.weight").

@@ -131,5 +131,53 @@ TEST(NetworkTest, AuxHeadsAddOutputsAndChangeNothingElse) {
   EXPECT_FALSE(plain->ForwardWithAux(x).short_value.defined());
 }
 
+// Folding needs batch-norm statistics that do something: random running
+// means and variances, scales and shifts, as a trained net has.
+void RandomiseBatchNorms(PolicyValueNetImpl& net) {
+  torch::NoGradGuard no_grad;
+  for (const auto& item : net.named_buffers()) {
+    torch::Tensor t = item.value();
+    if (item.key().find("running_mean") != std::string::npos) {
+      t.copy_(torch::randn_like(t) * 0.5);
+    } else if (item.key().find("running_var") != std::string::npos) {
+      t.copy_(torch::rand_like(t) * 2 + 0.2);
+    }
+  }
+  for (const auto& item : net.named_parameters()) {
+    if (item.key().find("bn") != std::string::npos &&
+        item.value().dim() == 1) {
+      item.value().copy_(torch::randn_like(item.value()) * 0.5 + 0.5);
+    }
+  }
+}
+
+TEST(NetworkTest, FoldedBatchNormsGiveTheSameOutputs) {
+  // TinyNetworkConfig has global-pooling blocks, so the pooled channels'
+  // batch norm is folded too.
+  for (int encoding_version : {1, 2}) {
+    SCOPED_TRACE(encoding_version);
+    NetworkConfig config = TinyNetworkConfig(9);
+    config.encoding_version = encoding_version;
+    torch::manual_seed(3);
+    PolicyValueNet net(config);
+    RandomiseBatchNorms(*net);
+    net->eval();
+    torch::NoGradGuard no_grad;
+    const torch::Tensor x =
+        Encode({"e5", "a1 b2 c3", "", "e5 e6 f5 f6 d4"}, 9, encoding_version);
+    auto [policy, wdl] = net->forward(x);
+    const InferenceNet folded(*net);
+    auto [folded_policy, folded_wdl] = folded.forward(x);
+    EXPECT_TRUE(torch::allclose(folded_policy, policy, 1e-4, 1e-4))
+        << (folded_policy - policy).abs().max().item<float>();
+    EXPECT_TRUE(torch::allclose(folded_wdl, wdl, 1e-4, 1e-4))
+        << (folded_wdl - wdl).abs().max().item<float>();
+    // The running statistics matter: the batch's own give other outputs.
+    net->train();
+    EXPECT_FALSE(torch::allclose(net->forward(x).first, policy, 1e-3, 1e-3))
+        << "batch statistics instead of running ones should differ";
+  }
+}
+
 }  // namespace
 }  // namespace renju
