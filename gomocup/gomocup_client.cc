@@ -368,13 +368,16 @@ absl::Status GomocupClient::NewGame(Variant variant, int size) {
                     absl::StrCat("engine '", name_, "' answered '", start,
                                  "' with '", *reply, "' instead of OK")));
   }
-  const std::string info = absl::StrCat(
+  std::string info = absl::StrCat(
       "INFO timeout_turn ", options_.turn_time_ms, "\nINFO timeout_match ",
       options_.match_time_ms, "\nINFO max_memory ", options_.max_memory_bytes,
       "\nINFO game_type 1\nINFO rule ",
       variant == Variant::kRenju      ? 4
       : variant == Variant::kStandard ? 1
                                       : 0);
+  if (options_.max_nodes > 0) {
+    absl::StrAppend(&info, "\nINFO max_node ", options_.max_nodes);
+  }
   if (absl::Status s = Send(info); !s.ok()) return s;
   variant_ = variant;
   size_ = size;

@@ -63,6 +63,9 @@ struct GomocupClientOptions {
   int64_t turn_time_ms = 5000;   // INFO timeout_turn (0: as fast as it can)
   int64_t match_time_ms = 0;     // INFO timeout_match per game; 0 = none
   int64_t max_memory_bytes = 0;  // INFO max_memory; 0 = none
+  // INFO max_node: nodes (for an MCTS engine, visits) per move; 0 = not
+  // sent. Matches at equal visits between engines use it.
+  int64_t max_nodes = 0;
   // Extra wait past the limit before a move counts as timed out, for
   // pipes and scheduling.
   int64_t grace_ms = 1000;

@@ -98,6 +98,7 @@ class PlayerFactory {
       const int64_t time_ms = config_.arena().search().time_ms();
       options.turn_time_ms = time_ms > 0 ? time_ms : 1000;
     }
+    options.max_nodes = args_.GetInt("engine-max-nodes");
     options.startup_ms = args_.GetInt("engine-startup-ms");
     options.discard_stderr = !args_.GetBool("engine-stderr");
     absl::StatusOr<std::unique_ptr<EnginePlayer>> engine = MakeEnginePlayer(
@@ -402,6 +403,9 @@ int Arena(const Argv& argv) {
               "arena.search.time_ms)");
   args.AddInt("engine-turn-ms", 0, 0, 3600000,
               "engine time per move (0: arena.search.time_ms, else 1000)");
+  args.AddInt("engine-max-nodes", 0, 0, 1000000000,
+              "engine nodes (visits) per move, sent as INFO max_node (0: "
+              "none); with a long --engine-turn-ms, a match at equal visits");
   args.AddInt("engine-startup-ms", 30000, 0, 3600000,
               "extra time for a launched engine's first move (start-up)");
   args.AddBool("engine-stderr", "show the engines' stderr");

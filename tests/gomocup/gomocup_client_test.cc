@@ -115,6 +115,22 @@ TEST(GomocupClientTest, PlaysThroughBeginTurnAndBoard) {
   EXPECT_TRUE(Reaped(pid));
 }
 
+TEST(GomocupClientTest, SendsTheNodeLimitOnlyWhenGiven) {
+  for (int64_t max_nodes : {0, 7}) {
+    GomocupClientOptions options = ScriptOptions("info_engine.sh");
+    options.max_nodes = max_nodes;
+    std::unique_ptr<GomocupClient> client = LaunchOrDie(options);
+    ASSERT_NE(client, nullptr);
+    ASSERT_TRUE(client->NewGame(Variant::kRenju, 15).ok());
+    Game game(Variant::kRenju, 15);
+    absl::StatusOr<Move> move = client->GetMove(game);
+    ASSERT_TRUE(move.ok()) << move.status();
+    // The engine answers x = the max_node it saw (0: none was sent).
+    EXPECT_EQ(move->point().x, max_nodes);
+    client->Quit();
+  }
+}
+
 // A swap2 opening after the stones of `moves` (Gomocup "x,y", in order).
 OpeningState Swap2After(const std::vector<std::string>& moves) {
   std::vector<Point> stones;
