@@ -214,9 +214,10 @@ void Search::WorkerLoop(Worker& w, RunState& run, bool reports_progress) {
   SearchClock::time_point last_report = run.start;
   bool stop = false;
   while (!stop) {
+    const SearchClock::time_point gather_start = SearchClock::now();
     const int leaves = GatherLeaves(w, run, &stop);
     if (leaves > 0) {
-      if (!EvaluateGathered(w, run, leaves)) break;
+      if (!EvaluateGathered(w, run, leaves, gather_start)) break;
     } else if (!stop) {
       // Collided with another thread's leaf: let it finish.
       std::this_thread::yield();
@@ -250,6 +251,7 @@ SearchProgress Search::ProgressLocked(const RunState& run) const {
     }
   }
   p.elapsed_ms = MillisSince(run.start);
+  p.batch_ms = run.last_batch_ms;
   p.num_root_moves = static_cast<int>(root_->edges.size());
   p.root_proof = root_->proof;
   return p;

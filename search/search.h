@@ -31,6 +31,7 @@
 #define RENJU_SEARCH_SEARCH_H_
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -127,8 +128,10 @@ class Search {
   // way. Returns the number of leaves in worker.playouts.
   int GatherLeaves(Worker& worker, RunState& run, bool* stop);
   // Evaluates the gathered leaves in one call and backs them up; false,
-  // with the run failed, when the evaluator failed.
-  bool EvaluateGathered(Worker& worker, RunState& run, int leaves);
+  // with the run failed, when the evaluator failed. `gather_start`: when
+  // their gathering began, for the time stop rules (batch_ms).
+  bool EvaluateGathered(Worker& worker, RunState& run, int leaves,
+                        std::chrono::steady_clock::time_point gather_start);
 
   // Control.
   absl::Status ExpandRoot(Worker& worker, const TacticsResult& tactics);

@@ -42,6 +42,9 @@ struct Search::RunState {
   // Leaves a gathering collects in this run (PrepareRoot): minibatch_size,
   // less for a small visit budget.
   int minibatch_size = 1;
+  // The duration of the last gathering to be backed up (SearchProgress::
+  // batch_ms); guarded by tree_mutex_.
+  int64_t last_batch_ms = 0;
   // The root's child visits when the playouts began (a reused subtree's).
   int64_t reused_visits = 0;
 };

@@ -279,7 +279,8 @@ int Search::GatherLeaves(Worker& w, RunState& run, bool* stop) {
   return leaves;
 }
 
-bool Search::EvaluateGathered(Worker& w, RunState& run, int leaves) {
+bool Search::EvaluateGathered(Worker& w, RunState& run, int leaves,
+                              SearchClock::time_point gather_start) {
   w.batch_games.clear();
   w.batch_outs.clear();
   for (int i = 0; i < leaves; ++i) {
@@ -306,6 +307,7 @@ bool Search::EvaluateGathered(Worker& w, RunState& run, int leaves) {
     }
   }
   if (!status.ok() && !failed_.exchange(true)) error_ = status;
+  run.last_batch_ms = MillisSince(gather_start);
   return status.ok();
 }
 

@@ -29,7 +29,9 @@ double TimeBudgetStopper::VisitsLeft(const SearchProgress& p) const {
 }
 
 bool TimeBudgetStopper::ShouldStop(const SearchProgress& p) const {
-  if (maximum_ms_ > 0 && p.elapsed_ms >= maximum_ms_) return true;
+  if (maximum_ms_ > 0 && p.elapsed_ms + p.batch_ms >= maximum_ms_) {
+    return true;
+  }
   // Two or more moves to choose from: the most visited one cannot change.
   if (p.num_root_moves > 1 &&
       static_cast<double>(p.best_visits - p.second_visits) > VisitsLeft(p)) {

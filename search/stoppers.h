@@ -24,6 +24,10 @@ struct SearchProgress {
   int64_t best_visits = 0;
   int64_t second_visits = 0;
   int64_t elapsed_ms = 0;
+  // How long the last gathered batch took from its first descent to its
+  // back-up: a playout started now ends about that much later, so a time
+  // limit stops this early (a batch of 16 takes several playouts' time).
+  int64_t batch_ms = 0;
   int num_root_moves = 0;
   Proof root_proof = Proof::kUnknown;
 };
@@ -52,7 +56,7 @@ class TimeStopper : public SearchStopper {
  public:
   explicit TimeStopper(int64_t max_ms) : max_ms_(max_ms) {}
   bool ShouldStop(const SearchProgress& p) const override {
-    return p.elapsed_ms >= max_ms_;
+    return p.elapsed_ms + p.batch_ms >= max_ms_;
   }
 
  private:

@@ -237,6 +237,24 @@ TEST(SearchFeaturesTest, TimeStopperStopsAtItsLimit) {
   EXPECT_TRUE(stopper.ShouldStop(progress));
 }
 
+TEST(SearchFeaturesTest, TimeRulesStopOneBatchEarly) {
+  // A gathered batch that took 8 ms would end past the limit if started
+  // at 23 ms of a 30 ms move: no new batch starts then.
+  SearchProgress progress;
+  progress.elapsed_ms = 21;
+  progress.batch_ms = 8;
+  const TimeStopper stopper(30);
+  EXPECT_FALSE(stopper.ShouldStop(progress));
+  progress.elapsed_ms = 22;
+  EXPECT_TRUE(stopper.ShouldStop(progress));
+  const TimeBudgetStopper budget(/*optimum_ms=*/0, /*maximum_ms=*/30,
+                                 /*max_visits=*/0);
+  progress.num_root_moves = 1;
+  EXPECT_TRUE(budget.ShouldStop(progress));
+  progress.elapsed_ms = 21;
+  EXPECT_FALSE(budget.ShouldStop(progress));
+}
+
 TEST(SearchFeaturesTest, CallerFlagStopsTheSearch) {
   Game game = MakeGame("h8", "");
   FixedEvaluator evaluator;
