@@ -11,8 +11,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "base/logging.h"
+#include "http/http_server.h"
 #include "inference/http_api.h"
-#include "web/http_server.h"
 
 namespace renju {
 namespace {

@@ -3,8 +3,8 @@
 // without httplib.
 #include <httplib.h>
 
+#include "http/http_server.h"
 #include "tools/record_api.h"
-#include "web/http_server.h"
 
 namespace renju {
 

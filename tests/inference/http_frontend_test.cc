@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "http/http_server.h"
 #include "inference/http_api.h"
 #include "tests/inference/inference_service_fixture.h"
-#include "web/http_server.h"
 
 namespace renju {
 namespace {

@@ -2,8 +2,8 @@
 // page), compiled into the binary so that `renju serve --http` and
 // `renju trainer --http` need nothing installed beside it.
 // The definitions are generated at build time by embed_web_assets.cmake.
-#ifndef RENJU_WEB_WEB_ASSETS_H_
-#define RENJU_WEB_WEB_ASSETS_H_
+#ifndef RENJU_HTTP_WEB_ASSETS_H_
+#define RENJU_HTTP_WEB_ASSETS_H_
 
 #include <cstddef>
 
@@ -21,4 +21,4 @@ extern const size_t kNumWebAssets;
 
 }  // namespace renju
 
-#endif  // RENJU_WEB_WEB_ASSETS_H_
+#endif  // RENJU_HTTP_WEB_ASSETS_H_

@@ -1,4 +1,4 @@
-#include "web/http_server.h"
+#include "http/http_server.h"
 
 #include <chrono>
 #include <utility>
@@ -6,7 +6,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "base/logging.h"
-#include "web/web_assets.h"
+#include "http/web_assets.h"
 
 namespace renju {
 namespace {

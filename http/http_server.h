@@ -2,8 +2,8 @@
 // http_frontend.h, and the run page's, trainer/run_page.h), on Debian's
 // cpp-httplib: JSON answers and errors, the compiled-in pages
 // (web_assets.h), and an httplib::Server listening on its own thread.
-#ifndef RENJU_WEB_HTTP_SERVER_H_
-#define RENJU_WEB_HTTP_SERVER_H_
+#ifndef RENJU_HTTP_HTTP_SERVER_H_
+#define RENJU_HTTP_HTTP_SERVER_H_
 
 #include <httplib.h>
 
@@ -85,4 +85,4 @@ class HttpListener {
 
 }  // namespace renju
 
-#endif  // RENJU_WEB_HTTP_SERVER_H_
+#endif  // RENJU_HTTP_HTTP_SERVER_H_
