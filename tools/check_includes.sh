@@ -22,7 +22,7 @@ cd "$root"
 
 # Every room, lowest first (the table's rows below), then the folders that
 # may include anything, then those that hold no C++ of their own.
-rooms="base rules search nn config rpc gomocup http selfplay arena inference trainer"
+rooms="base rules search nn config rpc gomocup http records selfplay arena inference trainer"
 anything="tools bench"
 # tests/ folders that are no room's mirror.
 test_extras="tools e2e fuzz"
@@ -78,12 +78,13 @@ BEGIN {
   allow["config"] = "base rules search nn proto"
   allow["rpc"] = "base rules proto"
   allow["gomocup"] = "base rules search nn config proto"
-  allow["selfplay"] = "base rules search nn config rpc proto gomocup http inference"
+  allow["selfplay"] = "base rules search nn config rpc proto gomocup http records inference"
   allow["arena"] = "base rules search nn config rpc proto gomocup"
   allow["http"] = "base"
-  allow["inference"] = "base rules search nn config rpc proto http"
+  allow["records"] = "base rules rpc proto http"
+  allow["inference"] = "base rules search nn config rpc proto http records"
   allow["trainer"] = "base rules search nn config rpc proto gomocup arena http"
-  split("base rules search nn config rpc gomocup http selfplay arena inference trainer tools proto tests bench", r, " ")
+  split("base rules search nn config rpc gomocup http records selfplay arena inference trainer tools proto tests bench", r, " ")
   for (i in r) known[r[i]] = 1
   bad = 0
 }

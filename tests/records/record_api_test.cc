@@ -1,15 +1,15 @@
 // The board page's record files read and written by the server
-// (tools/record_api.h): each format the page can open, each it can save
+// (records/record_api.h): each format the page can open, each it can save
 // read back through the readers, opening actions kept in .jsonl, and bad
 // bodies.
-#include "tools/record_api.h"
+#include "records/record_api.h"
 
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tools/game_jsonl.h"
-#include "tools/rif.h"
+#include "records/game_jsonl.h"
+#include "records/rif.h"
 
 namespace renju {
 namespace {
@@ -96,7 +96,7 @@ Json Saved(const Json& body) {
 }
 
 // The one game the saved answer's text reads back as, through /api/records
-// (tools/replay.h's readers, chosen by the saved name's extension).
+// (records/record_text.h's readers, chosen by the saved name's extension).
 Json ReadBack(const Json& saved) {
   const Json games = Games(saved["name"], saved["text"]);
   EXPECT_EQ(games["format"], saved["format"]);

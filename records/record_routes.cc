@@ -1,10 +1,10 @@
-// AddRecordRoutes (tools/record_api.h): the routes apart from the JSON
+// AddRecordRoutes (records/record_api.h): the routes apart from the JSON
 // work, so that the fuzz build reaches RecordsJson and SaveRecordJson
 // without httplib.
 #include <httplib.h>
 
 #include "http/http_server.h"
-#include "tools/record_api.h"
+#include "records/record_api.h"
 
 namespace renju {
 

@@ -1,13 +1,12 @@
 // The work of `renju replay` (tools/replay_command.cc): replays every game of
-// a record file through the rules and writes, per game, the moves, the
+// a record file (read by record_text.h) through the rules and writes, per game, the moves, the
 // result by the rules, the recorded result, the first illegal move and the
 // forbidden moves played, then a summary (formats and keys: replay.cc).
-#ifndef RENJU_TOOLS_REPLAY_H_
-#define RENJU_TOOLS_REPLAY_H_
+#ifndef RENJU_RECORDS_REPLAY_H_
+#define RENJU_RECORDS_REPLAY_H_
 
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -16,15 +15,6 @@
 #include "rules/types.h"
 
 namespace renju {
-
-// The games of a record file's text: the format from the file's name
-// (.psq, .sgf, .rif/.xml, .jsonl/.json, .game), else from how the text
-// begins, else move lists. Errors name the line.
-absl::StatusOr<std::vector<GameRecord>> ReadRecordText(
-    const std::string& name, absl::string_view text);
-// The format ReadRecordText reads `name` and `text` as: "psq", "sgf",
-// "rif", "jsonl", "game" or "moves".
-std::string RecordFormatName(const std::string& name, absl::string_view text);
 
 // Reads `path` (move list, .psq, .rif, SGF or JSON Lines games), checks
 // every game's board size before any output, then writes the report to
@@ -35,4 +25,4 @@ absl::Status ReplayFile(const std::string& path, std::optional<Variant> rule,
 
 }  // namespace renju
 
-#endif  // RENJU_TOOLS_REPLAY_H_
+#endif  // RENJU_RECORDS_REPLAY_H_

@@ -1,8 +1,8 @@
 // Positions from JSON objects, in the format of
 // ../shared/data/renju-forbidden-public.jsonl: either "moves" (play order,
 // black first) or "black" and "white" lists of points.
-#ifndef RENJU_TOOLS_JSON_POSITION_H_
-#define RENJU_TOOLS_JSON_POSITION_H_
+#ifndef RENJU_RECORDS_JSON_POSITION_H_
+#define RENJU_RECORDS_JSON_POSITION_H_
 
 #include <nlohmann/json.hpp>
 
@@ -20,4 +20,4 @@ absl::StatusOr<Board> BoardFromJson(const nlohmann::json& object,
 
 }  // namespace renju
 
-#endif  // RENJU_TOOLS_JSON_POSITION_H_
+#endif  // RENJU_RECORDS_JSON_POSITION_H_

@@ -16,8 +16,8 @@
 //                      "KeepColours", "Place(i10)", "OfferFifth(j9 g7)",
 //                      "ChooseFifth(g7)"]
 // Other keys ("source", "line", ...) are ignored. Blank lines are skipped.
-#ifndef RENJU_TOOLS_GAME_JSONL_H_
-#define RENJU_TOOLS_GAME_JSONL_H_
+#ifndef RENJU_RECORDS_GAME_JSONL_H_
+#define RENJU_RECORDS_GAME_JSONL_H_
 
 #include <vector>
 
@@ -50,4 +50,4 @@ absl::StatusOr<std::vector<GameRecord>> ReadGameJsonl(absl::string_view text);
 
 }  // namespace renju
 
-#endif  // RENJU_TOOLS_GAME_JSONL_H_
+#endif  // RENJU_RECORDS_GAME_JSONL_H_

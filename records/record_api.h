@@ -1,6 +1,6 @@
 // Record files read and written for the board page (web/board.js "Open
 // file" and "Save"): the server uses the project's parsers and writers
-// (rules/record.h, tools/rif.h, tools/game_jsonl.h, through tools/replay.h
+// (rules/record.h, records/rif.h, records/game_jsonl.h, through records/record_text.h
 // for reading), so the page loads what `renju replay` reads and saves what
 // it reads.
 //
@@ -11,7 +11,7 @@
 //         ...]}, ...]}
 //
 // The format comes from the name's extension, else from how the text
-// begins (tools/replay.h). At most kMaxRecordGames games are answered;
+// begins (records/record_text.h). At most kMaxRecordGames games are answered;
 // `renju serve` takes bodies up to kMaxRecordBodyBytes here (the rest of
 // the API: inference/http_api.h's kMaxHttpBodyBytes).
 // Only .jsonl and .game records hold an opening rule and its actions
@@ -45,8 +45,8 @@
 // after the end), actions the opening rule refuses or moves that do not
 // follow them, and a game the format cannot hold ("format": a pass in
 // .psq or .rif, a board other than 15x15 in a move list or .rif).
-#ifndef RENJU_TOOLS_RECORD_API_H_
-#define RENJU_TOOLS_RECORD_API_H_
+#ifndef RENJU_RECORDS_RECORD_API_H_
+#define RENJU_RECORDS_RECORD_API_H_
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
@@ -84,4 +84,4 @@ void AddRecordRoutes(httplib::Server& server);
 
 }  // namespace renju
 
-#endif  // RENJU_TOOLS_RECORD_API_H_
+#endif  // RENJU_RECORDS_RECORD_API_H_

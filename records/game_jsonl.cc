@@ -1,4 +1,4 @@
-#include "tools/game_jsonl.h"
+#include "records/game_jsonl.h"
 
 #include <string>
 

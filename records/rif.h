@@ -22,8 +22,8 @@
 // the variant through VariantFromRuleName when the rules table names it;
 // an id with no name leaves the variant unset. The lookup tables are
 // optional: an id they do not resolve is kept as the id.
-#ifndef RENJU_TOOLS_RIF_H_
-#define RENJU_TOOLS_RIF_H_
+#ifndef RENJU_RECORDS_RIF_H_
+#define RENJU_RECORDS_RIF_H_
 
 #include <string>
 #include <vector>
@@ -62,4 +62,4 @@ absl::StatusOr<std::string> WriteRif(const GameRecord& record);
 
 }  // namespace renju
 
-#endif  // RENJU_TOOLS_RIF_H_
+#endif  // RENJU_RECORDS_RIF_H_

@@ -1,4 +1,4 @@
-#include "tools/rif.h"
+#include "records/rif.h"
 
 #include <algorithm>
 #include <map>

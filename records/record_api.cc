@@ -1,4 +1,4 @@
-#include "tools/record_api.h"
+#include "records/record_api.h"
 
 #include <algorithm>
 #include <optional>
@@ -6,12 +6,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "records/game_jsonl.h"
+#include "records/record_text.h"
+#include "records/rif.h"
 #include "rules/game.h"
 #include "rules/opening.h"
 #include "rules/record.h"
-#include "tools/game_jsonl.h"
-#include "tools/replay.h"
-#include "tools/rif.h"
 
 namespace renju {
 namespace {

@@ -1,6 +1,6 @@
 // The RenjuNet .rif reader on a hand-written database (tests/data/sample.rif)
 // and on malformed XML, with the exact error text.
-#include "tools/rif.h"
+#include "records/rif.h"
 
 #include <fstream>
 #include <sstream>

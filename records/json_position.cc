@@ -1,4 +1,4 @@
-#include "tools/json_position.h"
+#include "records/json_position.h"
 
 #include "absl/strings/str_cat.h"
 
