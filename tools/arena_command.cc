@@ -34,8 +34,8 @@
 #include "arena/gating.h"
 #include "config/config.h"
 #include "config/evaluator_config.h"
+#include "launcher/progress.h"
 #include "tools/command_util.h"
-#include "tools/progress.h"
 #include "trainer/ratings.h"
 
 namespace renju::commands {

@@ -22,7 +22,7 @@ cd "$root"
 
 # Every room, lowest first (the table's rows below), then the folders that
 # may include anything, then those that hold no C++ of their own.
-rooms="base rules search nn config rpc gomocup http records selfplay arena inference trainer"
+rooms="base rules search nn config rpc gomocup http records selfplay arena inference trainer launcher"
 anything="tools bench"
 # tests/ folders that are no room's mirror.
 test_extras="tools e2e fuzz"
@@ -84,7 +84,8 @@ BEGIN {
   allow["records"] = "base rules rpc proto http"
   allow["inference"] = "base rules search nn config rpc proto http records"
   allow["trainer"] = "base rules search nn config rpc proto gomocup arena http"
-  split("base rules search nn config rpc gomocup http records selfplay arena inference trainer tools proto tests bench", r, " ")
+  allow["launcher"] = "base rules config rpc proto"
+  split("base rules search nn config rpc gomocup http records selfplay arena inference trainer launcher tools proto tests bench", r, " ")
   for (i in r) known[r[i]] = 1
   bad = 0
 }

@@ -42,6 +42,7 @@
 #include "absl/time/time.h"
 #include "base/file_util.h"
 #include "base/random.h"
+#include "base/subprocess.h"
 #include "config/config.h"
 #include "nn/checkpoint.h"
 #include "nn/model.h"
@@ -54,7 +55,6 @@
 #include "tools/command_util.h"
 #include "tools/load_test.h"
 #include "tools/soak_trainer.h"
-#include "tools/subprocess.h"
 
 namespace renju {
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/progress.h"
+#include "launcher/progress.h"
 
 #include <unistd.h>
 

@@ -1,6 +1,6 @@
 // The launcher's child processes: the CPU time it charges to a run's
-// budget (train_command.cc) while a child runs and after it exited.
-#include "tools/subprocess.h"
+// budget (launcher/launcher.cc) while a child runs and after it exited.
+#include "base/subprocess.h"
 
 #include <filesystem>
 #include <string>

@@ -1,4 +1,4 @@
-#include "tools/subprocess.h"
+#include "base/subprocess.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -25,22 +25,50 @@ extern char** environ;
 
 namespace renju {
 
-absl::StatusOr<Subprocess> Subprocess::Start(
-    const std::vector<std::string>& argv, const std::string& log_path) {
+absl::StatusOr<pid_t> SpawnProcess(const std::vector<std::string>& argv,
+                                   const SpawnOptions& options) {
   if (argv.empty()) return absl::InvalidArgumentError("empty command line");
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log_path.c_str(),
-                                   O_WRONLY | O_CREAT | O_APPEND, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
-                                   O_RDONLY, 0);
+  if (options.stdin_fd >= 0) {
+    posix_spawn_file_actions_adddup2(&actions, options.stdin_fd, STDIN_FILENO);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
+                                     O_RDONLY, 0);
+  }
+  if (options.stdout_fd >= 0) {
+    posix_spawn_file_actions_adddup2(&actions, options.stdout_fd,
+                                     STDOUT_FILENO);
+  } else if (!options.output_path.empty()) {
+    posix_spawn_file_actions_addopen(
+        &actions, STDOUT_FILENO, options.output_path.c_str(),
+        O_WRONLY | O_CREAT | (options.append_output ? O_APPEND : O_TRUNC),
+        0644);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  }
+  if (options.discard_stderr) {
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null",
+                                     O_WRONLY, 0);
+  }
+  if (!options.working_dir.empty()) {
+    posix_spawn_file_actions_addchdir_np(&actions, options.working_dir.c_str());
+  }
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
-  // Its own process group, so a terminal's Ctrl-C reaches only the
-  // launcher, which then stops the children in order.
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attributes, 0);
+  short flags = 0;
+  if (options.own_process_group) {
+    flags |= POSIX_SPAWN_SETPGROUP;
+    posix_spawnattr_setpgroup(&attributes, 0);
+  }
+  if (options.reset_signals) {
+    flags |= POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+    sigset_t signals;
+    sigemptyset(&signals);
+    posix_spawnattr_setsigmask(&attributes, &signals);
+    sigaddset(&signals, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attributes, &signals);
+  }
+  posix_spawnattr_setflags(&attributes, flags);
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -49,11 +77,25 @@ absl::StatusOr<Subprocess> Subprocess::Start(
                               environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
-  if (rc != 0) {
+  if (rc == ENOENT) return absl::NotFoundError(std::strerror(rc));
+  if (rc != 0) return absl::InternalError(std::strerror(rc));
+  return pid;
+}
+
+absl::StatusOr<Subprocess> Subprocess::Start(
+    const std::vector<std::string>& argv, const std::string& log_path) {
+  if (argv.empty()) return absl::InvalidArgumentError("empty command line");
+  SpawnOptions options;
+  options.output_path = log_path;
+  // Its own process group, so a terminal's Ctrl-C reaches only the
+  // launcher, which then stops the children in order.
+  options.own_process_group = true;
+  absl::StatusOr<pid_t> pid = SpawnProcess(argv, options);
+  if (!pid.ok()) {
     return absl::InternalError(
-        absl::StrCat("cannot start ", argv[0], ": ", std::strerror(rc)));
+        absl::StrCat("cannot start ", argv[0], ": ", pid.status().message()));
   }
-  return Subprocess(pid, argv[0]);
+  return Subprocess(*pid, argv[0]);
 }
 
 Subprocess::Subprocess(Subprocess&& other) noexcept

@@ -1,7 +1,7 @@
 // Progress lines for long-running commands: on a terminal one line redrawn
 // in place (\r), in logs plain lines at a steady interval. Thread-safe.
-#ifndef RENJU_TOOLS_PROGRESS_H_
-#define RENJU_TOOLS_PROGRESS_H_
+#ifndef RENJU_LAUNCHER_PROGRESS_H_
+#define RENJU_LAUNCHER_PROGRESS_H_
 
 #include <chrono>
 #include <cstdio>
@@ -39,4 +39,4 @@ std::string FormatDuration(double seconds);
 
 }  // namespace renju
 
-#endif  // RENJU_TOOLS_PROGRESS_H_
+#endif  // RENJU_LAUNCHER_PROGRESS_H_
