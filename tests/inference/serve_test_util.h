@@ -1,6 +1,6 @@
 // Helpers for the inference server tests: a small config, checkpoints of a
-// small network, positions, and a fake trainer that serves model files the
-// way the real one does (GetCurrentModel, FetchModel, ListModels).
+// small network, positions, and (tests/common/fake_trainer.h) the fake
+// trainer that serves model files the way the real one does.
 #ifndef RENJU_TESTS_INFERENCE_SERVE_TEST_UTIL_H_
 #define RENJU_TESTS_INFERENCE_SERVE_TEST_UTIL_H_
 
@@ -8,20 +8,17 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
-#include "absl/base/thread_annotations.h"
 #include "base/file_util.h"
 #include "config/config.h"
 #include "gtest/gtest.h"
 #include "nn/model.h"
-#include "proto/trainer.grpc.pb.h"
 #include "rpc/game_record.h"
-#include "rpc/sha256.h"
+#include "tests/common/fake_trainer.h"
+#include "tests/common/temp_dir.h"
 
 namespace renju::testing {
 
@@ -87,15 +84,7 @@ inline void WriteCheckpoint(const pb::RunConfig& config,
 }
 
 // A fresh folder under the system's temp folder, named after the test.
-inline std::filesystem::path TestDir() {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() /
-      ("renju_serve_" + std::to_string(::getpid()) + "_" +
-       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+inline std::filesystem::path TestDir() { return TestDir("renju_serve_"); }
 
 inline int P(const char* name) {
   absl::StatusOr<Point> p = ParsePoint(name, 15);
@@ -132,91 +121,6 @@ inline pb::Position ForbiddenBlockPosition() {
     position.add_white(P(w));
   position.set_side_to_move(pb::BLACK);
   return position;
-}
-
-// Serves model files like the trainer: the current best, chunks with the
-// info first, the whole registry.
-class FakeTrainer final : public pb::Trainer::Service {
- public:
-  // Registers `path` as `generation` and makes it the current best.
-  void Publish(int64_t generation, const std::string& path) {
-    pb::ModelInfo info;
-    info.set_generation(generation);
-    info.set_training_step(100 * generation);
-    info.set_sha256(*Sha256OfFile(path));
-    info.set_size_bytes(std::filesystem::file_size(path));
-    info.set_status("best");
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (auto& [gen, entry] : models_) entry.first.set_status("candidate");
-    models_[generation] = {info, path};
-    current_ = generation;
-  }
-
-  grpc::Status GetCurrentModel(grpc::ServerContext*,
-                               const pb::GetCurrentModelRequest*,
-                               pb::ModelInfo* info) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (models_.empty()) {
-      return grpc::Status(grpc::StatusCode::NOT_FOUND, "no model yet");
-    }
-    *info = models_[current_].first;
-    return grpc::Status::OK;
-  }
-
-  grpc::Status FetchModel(grpc::ServerContext*,
-                          const pb::FetchModelRequest* request,
-                          grpc::ServerWriter<pb::ModelChunk>* writer) override {
-    pb::ModelInfo info;
-    std::string path;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      auto it = models_.find(
-          request->generation() == 0 ? current_ : request->generation());
-      if (it == models_.end()) {
-        return grpc::Status(grpc::StatusCode::NOT_FOUND, "no such generation");
-      }
-      info = it->second.first;
-      path = it->second.second;
-    }
-    const std::string bytes = *ReadFile(path);
-    constexpr size_t kChunk = 16384;
-    for (size_t offset = 0; offset < bytes.size() || offset == 0;
-         offset += kChunk) {
-      pb::ModelChunk chunk;
-      if (offset == 0) *chunk.mutable_info() = info;
-      chunk.set_offset(offset);
-      chunk.set_data(bytes.substr(offset, kChunk));
-      writer->Write(chunk);
-      if (bytes.empty()) break;
-    }
-    return grpc::Status::OK;
-  }
-
-  grpc::Status ListModels(grpc::ServerContext*, const pb::ListModelsRequest*,
-                          pb::ListModelsResponse* response) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (const auto& [gen, entry] : models_)
-      *response->add_models() = entry.first;
-    return grpc::Status::OK;
-  }
-
- private:
-  // std::mutex: the gRPC threads' accesses must be visible to TSan.
-  std::mutex mutex_;
-  std::map<int64_t, std::pair<pb::ModelInfo, std::string>> models_
-      ABSL_GUARDED_BY(mutex_);
-  int64_t current_ ABSL_GUARDED_BY(mutex_) = 0;
-};
-
-// `trainer` served on a free loopback port, which `port` gets; null when
-// the server did not start.
-inline std::unique_ptr<grpc::Server> StartFakeTrainer(FakeTrainer& trainer,
-                                                      int& port) {
-  grpc::ServerBuilder builder;
-  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(),
-                           &port);
-  builder.RegisterService(&trainer);
-  return builder.BuildAndStart();
 }
 
 }  // namespace renju::testing

@@ -1,8 +1,8 @@
 // Shared by the inference server's load tests (bench/serve_bench.cc and
-// tools/serve_soak.cc): the positions their clients ask about and how they
+// bench/serve_soak.cc): the positions their clients ask about and how they
 // summarise latencies.
-#ifndef RENJU_TOOLS_LOAD_TEST_H_
-#define RENJU_TOOLS_LOAD_TEST_H_
+#ifndef RENJU_BENCH_LOAD_TEST_H_
+#define RENJU_BENCH_LOAD_TEST_H_
 
 #include <vector>
 
@@ -21,4 +21,4 @@ double Percentile(std::vector<double>& values, double q);
 
 }  // namespace renju
 
-#endif  // RENJU_TOOLS_LOAD_TEST_H_
+#endif  // RENJU_BENCH_LOAD_TEST_H_

@@ -2,11 +2,12 @@
 // tools/soak_test.sh). The server under test is the real `renju serve`
 // process, started as users start it, following a trainer with --trainer.
 // Around it this program runs:
-//   - SoakTrainer, the soak's stand-in for the trainer: a loopback Trainer
-//     service with just the two RPCs the server's ModelUpdater calls
-//     (GetCurrentModel, FetchModel). Every --swap-seconds it publishes a new
-//     best generation, alternating between two real checkpoints of the
-//     config's shape (a fresh network and --model), so the server hot-swaps.
+//   - the tests' fake trainer (tests/common/fake_trainer.h) on loopback,
+//     serving the model files the server's ModelUpdater fetches
+//     (GetCurrentModel, FetchModel); every --swap-seconds SoakModels
+//     (soak_models.h) publishes a new best generation on it, alternating
+//     between two real checkpoints of the config's shape (a fresh network
+//     and --model), so the server hot-swaps.
 //   - --clients threads, each on its own channel (its own connection, as
 //     separate processes would have), asking for --visits suggestions on
 //     random openings with a --deadline-ms deadline.
@@ -43,6 +44,8 @@
 #include "base/file_util.h"
 #include "base/random.h"
 #include "base/subprocess.h"
+#include "bench/load_test.h"
+#include "bench/soak_models.h"
 #include "config/config.h"
 #include "nn/checkpoint.h"
 #include "nn/model.h"
@@ -52,9 +55,8 @@
 #include "rpc/rpc.h"
 #include "rpc/sha256.h"
 #include "rules/game.h"
+#include "tests/common/fake_trainer.h"
 #include "tools/command_util.h"
-#include "tools/load_test.h"
-#include "tools/soak_trainer.h"
 
 namespace renju {
 namespace {
@@ -300,7 +302,7 @@ struct SoakResult {
 
 // Drives the server for options.seconds: clients, publications, reports.
 absl::StatusOr<SoakResult> RunLoad(const SoakOptions& options,
-                                   SoakTrainer& trainer, Subprocess& server,
+                                   SoakModels& trainer, Subprocess& server,
                                    const std::string& address) {
   const Clock::time_point start = Clock::now();
   SoakStats stats(start);
@@ -385,7 +387,7 @@ std::vector<std::string> Summarize(const SoakOptions& options,
 }
 
 // Runs the soak against a started server; returns the exit code.
-int Soak(const SoakOptions& options, SoakTrainer& trainer, Subprocess& server,
+int Soak(const SoakOptions& options, SoakModels& trainer, Subprocess& server,
          const std::string& address) {
   absl::StatusOr<SoakResult> result =
       RunLoad(options, trainer, server, address);
@@ -507,8 +509,11 @@ int Main(int argc, char** argv) {
         absl::StrCat("cannot create ", o.work_dir, ": ", error.message())));
   }
 
-  absl::StatusOr<std::unique_ptr<SoakTrainer>> trainer = SoakTrainer::Create(
-      *config, o.model_path, o.work_dir + "/trainer", o.client.seed);
+  // FetchModel in 64 KiB chunks, as the soak has always streamed them.
+  testing::FakeTrainer trainer_service(1 << 16);
+  absl::StatusOr<std::unique_ptr<SoakModels>> trainer = SoakModels::Create(
+      *config, o.model_path, o.work_dir + "/trainer", o.client.seed,
+      trainer_service);
   if (!trainer.ok()) return commands::Fail(trainer.status());
   if (absl::StatusOr<int64_t> first = (*trainer)->PublishNext(); !first.ok()) {
     return commands::Fail(first.status());
@@ -517,7 +522,7 @@ int Main(int argc, char** argv) {
   int trainer_port = 0;
   builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(),
                            &trainer_port);
-  builder.RegisterService(trainer->get());
+  builder.RegisterService(&trainer_service);
   std::unique_ptr<grpc::Server> trainer_server = builder.BuildAndStart();
   if (trainer_server == nullptr || trainer_port == 0) {
     return commands::Fail(

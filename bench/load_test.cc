@@ -1,4 +1,4 @@
-#include "tools/load_test.h"
+#include "bench/load_test.h"
 
 #include <algorithm>
 
