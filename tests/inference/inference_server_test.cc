@@ -20,8 +20,8 @@
 #include "base/file_util.h"
 #include "gtest/gtest.h"
 #include "proto/inference.grpc.pb.h"
+#include "tests/common/serve_test_util.h"
 #include "tests/inference/inference_service_fixture.h"
-#include "tests/inference/serve_test_util.h"
 
 namespace renju {
 namespace {

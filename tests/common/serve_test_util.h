@@ -1,8 +1,8 @@
-// Helpers for the inference server tests: a small config, checkpoints of a
-// small network, positions, and (tests/common/fake_trainer.h) the fake
-// trainer that serves model files the way the real one does.
-#ifndef RENJU_TESTS_INFERENCE_SERVE_TEST_UTIL_H_
-#define RENJU_TESTS_INFERENCE_SERVE_TEST_UTIL_H_
+// Helpers for the inference server's tests (tests/inference) and `renju
+// serve`'s (tests/tools): a small config, checkpoints of a small network,
+// positions, and (fake_trainer.h) the fake trainer that serves model files.
+#ifndef RENJU_TESTS_COMMON_SERVE_TEST_UTIL_H_
+#define RENJU_TESTS_COMMON_SERVE_TEST_UTIL_H_
 
 #include <grpcpp/grpcpp.h>
 #include <unistd.h>
@@ -125,4 +125,4 @@ inline pb::Position ForbiddenBlockPosition() {
 
 }  // namespace renju::testing
 
-#endif  // RENJU_TESTS_INFERENCE_SERVE_TEST_UTIL_H_
+#endif  // RENJU_TESTS_COMMON_SERVE_TEST_UTIL_H_
