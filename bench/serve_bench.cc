@@ -21,11 +21,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "base/random.h"
+#include "bench/load_test.h"
 #include "config/config.h"
 #include "inference/inference_service.h"
 #include "rpc/game_record.h"
 #include "tools/args.h"
-#include "tools/load_test.h"
 
 namespace renju {
 namespace {

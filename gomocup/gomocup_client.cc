@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "base/subprocess.h"
 #include "gomocup/swap2.h"
 #include "rules/forbidden.h"
 #include "rules/opening.h"
@@ -133,52 +133,30 @@ absl::StatusOr<std::unique_ptr<GomocupClient>> GomocupClient::Launch(
     close(to_engine[1]);
     return absl::InternalError(absl::StrCat("pipe: ", std::strerror(errno)));
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, to_engine[0], STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, from_engine[1], STDOUT_FILENO);
-  if (options.discard_stderr) {
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null",
-                                     O_WRONLY, 0);
-  }
-  if (!options.working_dir.empty()) {
-    posix_spawn_file_actions_addchdir_np(&actions, options.working_dir.c_str());
-  }
+  SpawnOptions spawn;
+  spawn.stdin_fd = to_engine[0];
+  spawn.stdout_fd = from_engine[1];
+  spawn.discard_stderr = options.discard_stderr;
+  spawn.working_dir = options.working_dir;
   // Its own process group, so a timeout kills whatever the engine started;
   // default SIGPIPE and no blocked signals, whatever ours are.
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP |
-                                      POSIX_SPAWN_SETSIGMASK |
-                                      POSIX_SPAWN_SETSIGDEF);
-  posix_spawnattr_setpgroup(&attr, 0);
-  sigset_t signals;
-  sigemptyset(&signals);
-  posix_spawnattr_setsigmask(&attr, &signals);
-  sigaddset(&signals, SIGPIPE);
-  posix_spawnattr_setsigdefault(&attr, &signals);
-
-  std::vector<char*> argv;
-  for (std::string& arg : options.argv) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  const int error =
-      posix_spawnp(&pid, argv[0], &actions, &attr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
+  spawn.own_process_group = true;
+  spawn.reset_signals = true;
+  const absl::StatusOr<pid_t> pid = SpawnProcess(options.argv, spawn);
   close(to_engine[0]);
   close(from_engine[1]);
-  if (error != 0) {
+  if (!pid.ok()) {
     close(to_engine[1]);
     close(from_engine[0]);
     const std::string message =
         absl::StrCat("cannot start engine '", absl::StrJoin(options.argv, " "),
-                     "': ", std::strerror(error));
-    return error == ENOENT ? absl::NotFoundError(message)
-                           : absl::FailedPreconditionError(message);
+                     "': ", pid.status().message());
+    return absl::IsNotFound(pid.status())
+               ? absl::NotFoundError(message)
+               : absl::FailedPreconditionError(message);
   }
   return std::unique_ptr<GomocupClient>(
-      new GomocupClient(std::move(options), pid, to_engine[1], from_engine[0]));
+      new GomocupClient(std::move(options), *pid, to_engine[1], from_engine[0]));
 }
 
 GomocupClient::GomocupClient(GomocupClientOptions options, pid_t pid,

@@ -11,8 +11,9 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "base/logging.h"
+#include "http/http_server.h"
 #include "inference/http_api.h"
-#include "web/http_server.h"
+#include "rpc/bearer_token.h"
 
 namespace renju {
 namespace {
@@ -58,18 +59,6 @@ std::string FieldOf(const std::string& message) {
   if (absl::StartsWith(message, "time_ms")) return "time_ms";
   if (absl::StartsWith(message, "num_candidates")) return "candidates";
   return "";
-}
-
-// Equality of a secret with a guess in time that depends on the guess's
-// length only, not on where they first differ. Hand-written: a few lines,
-// and the process links no crypto library of its own (gRPC's is internal).
-bool SecretEquals(const std::string& secret, const std::string& guess) {
-  unsigned char differences = secret.size() == guess.size() ? 0 : 1;
-  for (size_t i = 0; i < guess.size(); ++i) {
-    differences |= static_cast<unsigned char>(
-        guess[i] ^ (secret.empty() ? 0 : secret[i % secret.size()]));
-  }
-  return differences == 0;
 }
 
 // "application/json", any case, with or without parameters such as
@@ -137,8 +126,8 @@ void HttpFrontend::EndCall(grpc::ClientContext* context) {
 
 bool HttpFrontend::Authorized(const httplib::Request& request) const {
   return options_.token.empty() ||
-         SecretEquals(absl::StrCat("Bearer ", options_.token),
-                      request.get_header_value("Authorization"));
+         BearerTokenMatches(request.get_header_value("Authorization"),
+                            options_.token);
 }
 
 size_t HttpFrontend::BodyLimit(const std::string& path) const {

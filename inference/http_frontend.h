@@ -1,10 +1,10 @@
 // The inference server's HTTP side (`renju serve --http ADDR`): the board
-// page (web/, compiled in: web/web_assets.h) and the JSON API of
+// page (web/, compiled in: http/web_assets.h) and the JSON API of
 // http_api.h.
 //
 // Moving parts:
 //   - an httplib::Server (Debian's libcpp-httplib) on a thread of its own
-//     (web/http_server.h), with httplib's pool of handler threads;
+//     (http/http_server.h), with httplib's pool of handler threads;
 //   - a gRPC stub on the served process's in-process channel: /api/suggest
 //     is the service's own Suggest call (inference_service.h), with its
 //     checks, limits, tree cache and hot-swapped model, not a copy of it.
@@ -50,7 +50,7 @@ struct Response;
 
 namespace renju {
 
-class HttpListener;  // web/http_server.h
+class HttpListener;  // http/http_server.h
 
 // Beyond a suggestion's budget, the time its answer may take to come back
 // on a loaded machine before the call gives up.

@@ -15,6 +15,7 @@
 #include "base/logging.h"
 #include "inference/http_frontend.h"
 #include "inference/inference_service.h"
+#include "records/record_api.h"
 
 namespace renju {
 namespace {
@@ -74,16 +75,21 @@ absl::Status Announce(const InferenceServerOptions& options,
 }
 
 // The board page and its API beside the gRPC port; its Suggest calls go
-// to `server` in process. Announces "http on http://HOST:PORT/" (https
-// with the TLS files).
+// to `server` in process. The page's record files are read and written
+// here too (/api/records, records/record_api.h), before the options' own
+// routes. Announces "http on http://HOST:PORT/" (https with the TLS files).
 absl::StatusOr<std::unique_ptr<HttpFrontend>> StartHttp(
     const pb::RunConfig& config, const InferenceServerOptions& options,
     grpc::Server& server) {
   HttpFrontendOptions http_options;
   http_options.listen = options.http_listen;
   http_options.token = options.token;
-  http_options.add_routes = options.http_routes;
-  http_options.body_limits = options.http_body_limits;
+  http_options.add_routes = [routes = options.http_routes](
+                                httplib::Server& http_server) {
+    AddRecordRoutes(http_server);
+    if (routes) routes(http_server);
+  };
+  http_options.body_limits = {{"/api/records", kMaxRecordBodyBytes}};
   http_options.tls_cert_chain = options.tls.cert_chain;
   http_options.tls_private_key = options.tls.private_key;
   absl::StatusOr<std::unique_ptr<HttpFrontend>> http = HttpFrontend::Start(

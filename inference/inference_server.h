@@ -10,7 +10,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <string>
 
 #include "absl/status/status.h"
@@ -33,16 +32,14 @@ struct InferenceServerOptions {
   std::string address_file;  // also gets the bound HOST:PORT; empty: none
   ServerTlsOptions tls;
   std::string token;  // required from clients (gRPC and HTTP); empty: none
-  // HOST:PORT of the board page and its JSON API (http_frontend.h); port 0:
-  // any free port; empty: no HTTP. HTTPS with `tls`'s certificate and key
-  // (its client CA applies to gRPC only).
+  // HOST:PORT of the board page and its JSON API (http_frontend.h, and the
+  // record files' /api/records, records/record_api.h); port 0: any free
+  // port; empty: no HTTP. HTTPS with `tls`'s certificate and key (its
+  // client CA applies to gRPC only).
   std::string http_listen;
   // Other pages beside the board on the HTTP side (HttpFrontendOptions::
   // add_routes), e.g. a run's page; optional.
   std::function<void(httplib::Server&)> http_routes;
-  // Larger body limits for some of those routes' paths
-  // (HttpFrontendOptions::body_limits).
-  std::map<std::string, size_t> http_body_limits;
   uint64_t seed = 1;  // of the searches' randomness
 };
 

@@ -5,6 +5,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
+#include "rpc/bearer_token.h"
 
 namespace renju {
 
@@ -60,17 +61,13 @@ grpc::Status CheckBearerToken(const grpc::ServerContext& context,
     return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
                         "missing authorization metadata (Bearer token)");
   }
-  const std::string value(it->second.data(), it->second.size());
-  constexpr absl::string_view kBearer = "Bearer ";
-  auto token = tokens.end();
-  if (absl::StartsWith(value, kBearer)) {
-    token = tokens.find(value.substr(kBearer.size()));
-  }
-  if (token == tokens.end()) {
+  const std::string* name = FindBearerTokenHolder(
+      absl::string_view(it->second.data(), it->second.size()), tokens);
+  if (name == nullptr) {
     return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
                         "unknown or wrong Bearer token");
   }
-  *holder = token->second;
+  *holder = *name;
   return grpc::Status::OK;
 }
 

@@ -35,8 +35,8 @@
 #include "arena/ratings.h"
 #include "config/config.h"
 #include "config/evaluator_config.h"
+#include "launcher/progress.h"
 #include "tools/command_util.h"
-#include "tools/progress.h"
 
 namespace renju::commands {
 namespace {

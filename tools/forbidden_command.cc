@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "records/json_position.h"
 #include "rules/forbidden.h"
 #include "tools/command_util.h"
-#include "tools/json_position.h"
 
 namespace renju::commands {
 namespace {

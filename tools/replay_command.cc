@@ -4,7 +4,7 @@
 // that were played and forgiven (RULES.md §4, referee detail).
 //
 // FILE is a move list, .psq, .rif, SGF, the JSON Lines game format
-// (tools/game_jsonl.h) or a stored .game (a serialized pb::GameRecord, as
+// (records/game_jsonl.h) or a stored .game (a serialized pb::GameRecord, as
 // self-play and `renju arena --out` write them), told apart by the
 // extension, else by the content.
 //
@@ -34,9 +34,9 @@
 #include <iostream>
 #include <optional>
 
+#include "records/replay.h"
 #include "rules/types.h"
 #include "tools/command_util.h"
-#include "tools/replay.h"
 
 namespace renju::commands {
 

@@ -15,12 +15,12 @@
 #include "config/config.h"
 #include "config/evaluator_config.h"
 #include "inference/remote_evaluator.h"
+#include "launcher/progress.h"
 #include "selfplay/game_directory.h"
 #include "selfplay/selfplay_runner.h"
 #include "selfplay/selfplay_stats.h"
 #include "selfplay/worker.h"
 #include "tools/command_util.h"
-#include "tools/progress.h"
 
 namespace renju::commands {
 namespace {

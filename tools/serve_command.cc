@@ -8,8 +8,8 @@
 // (inference/http_frontend.h), announced as "http on http://HOST:PORT/"
 // (https:// with --tls-cert and --tls-key);
 // with --run-dir, also that training run's page at /run.html
-// (trainer/run_page.h), e.g. for a finished run. The page's record files
-// (.psq, SGF, .rif) are read here too (tools/record_api.h).
+// (trainer/run_page.h), e.g. for a finished run. The server reads and
+// writes the page's record files itself (records/record_api.h).
 #include <cstdio>
 #include <filesystem>
 
@@ -20,7 +20,6 @@
 #include "inference/inference_server.h"
 #include "tools/command_util.h"
 #include "tools/default_model.h"
-#include "tools/record_api.h"
 #include "trainer/run_page.h"
 
 namespace renju::commands {
@@ -42,10 +41,8 @@ InferenceServerOptions ServerOptionsOf(const Args& args) {
   RunPageOptions run_page;
   run_page.run_dir = args.GetString("run-dir");
   options.http_routes = [run_page](httplib::Server& server) {
-    AddRecordRoutes(server);
     if (!run_page.run_dir.empty()) AddRunPageRoutes(server, run_page);
   };
-  options.http_body_limits = {{"/api/records", kMaxRecordBodyBytes}};
   return options;
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The inference server's soak test (issue 8; not part of CI: it takes ten
 # minutes). Starts the real `renju serve --trainer ...` process and drives it
-# with tools/serve_soak.cc: 32 concurrent Suggest clients for 10 minutes
+# with bench/serve_soak.cc: 32 concurrent Suggest clients for 10 minutes
 # while a stand-in trainer publishes a new best model every minute, so the
 # server hot-swaps nine times under load. Prints one line per minute and a
 # summary; exits non-zero if any request failed other than by deadline, a

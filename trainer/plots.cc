@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,8 +18,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "base/file_util.h"
-
-extern char** environ;
+#include "base/subprocess.h"
 
 namespace renju {
 namespace {
@@ -247,31 +245,24 @@ absl::Status WaitForExit(pid_t pid, int64_t timeout_ms, int& status) {
 // Runs `gnuplot script` with its output in `log`; waits up to timeout_ms.
 absl::Status RunGnuplot(const PlotOptions& options, const fs::path& script,
                         const fs::path& log) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  std::string program = options.gnuplot;
-  std::string script_arg = script.string();
-  char* argv[] = {program.data(), script_arg.data(), nullptr};
-  pid_t pid = -1;
-  const int spawned =
-      posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned == ENOENT) {
+  const std::string& program = options.gnuplot;
+  SpawnOptions spawn;
+  spawn.output_path = log.string();
+  spawn.append_output = false;
+  const absl::StatusOr<pid_t> pid =
+      SpawnProcess({program, script.string()}, spawn);
+  if (absl::IsNotFound(pid.status())) {
     return absl::FailedPreconditionError(
         absl::StrCat("plots: '", program,
                      "' not found in PATH; install Debian's gnuplot-nox "
                      "(or gnuplot) package"));
   }
-  if (spawned != 0) {
+  if (!pid.ok()) {
     return absl::InternalError(absl::StrCat("plots: cannot start '", program,
-                                            "': ", std::strerror(spawned)));
+                                            "': ", pid.status().message()));
   }
   int status = 0;
-  if (absl::Status s = WaitForExit(pid, options.timeout_ms, status); !s.ok()) {
+  if (absl::Status s = WaitForExit(*pid, options.timeout_ms, status); !s.ok()) {
     return s;
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return absl::OkStatus();

@@ -17,11 +17,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "base/file_util.h"
+#include "http/http_server.h"
 #include "proto/game.pb.h"
 #include "rpc/game_record.h"
 #include "rules/game.h"
 #include "trainer/plots.h"
-#include "web/http_server.h"
 
 namespace renju {
 namespace {

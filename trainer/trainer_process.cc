@@ -17,6 +17,7 @@
 #include "base/file_util.h"
 #include "base/logging.h"
 #include "config/config.h"
+#include "http/http_server.h"
 #include "rules/types.h"
 #include "trainer/distributed.h"
 #include "trainer/game_store.h"
@@ -25,7 +26,6 @@
 #include "trainer/run_page.h"
 #include "trainer/trainer_service.h"
 #include "trainer/training_loop.h"
-#include "web/http_server.h"
 
 namespace renju {
 namespace {

@@ -23,8 +23,6 @@ namespace renju {
 namespace {
 
 constexpr int kReadChunk = 256;
-// Keeps the ranks' sampler streams apart.
-constexpr uint64_t kMaxRanks = 1 << 16;
 // A waiting rank 0 looks at the store (and tells the other ranks it is
 // still there) at least this often.
 constexpr absl::Duration kPollInterval = absl::Seconds(1);
@@ -38,54 +36,6 @@ constexpr char kWindowGames[] = "window_games";
 constexpr char kLastGame[] = "last_game";
 constexpr char kGeneration[] = "generation";
 constexpr char kSamplerSeed[] = "sampler_seed";
-
-absl::Status InvalidOption(absl::string_view field, absl::string_view value,
-                           absl::string_view expected) {
-  return absl::InvalidArgumentError(absl::StrCat(
-      "training loop option ", field, " = ", value, ": expected ", expected));
-}
-
-absl::Status ValidateOptions(const TrainingLoopOptions& o, int world_size) {
-  if (o.run_dir.empty()) return InvalidOption("run_dir", "''", "a directory");
-  // Before the replay window, which needs a known encoding version.
-  if (absl::Status s = o.network.Validate(); !s.ok()) return s;
-  if (world_size > static_cast<int>(kMaxRanks)) {
-    return InvalidOption("world size", absl::StrCat(world_size),
-                         absl::StrCat("at most ", kMaxRanks));
-  }
-  if (o.batch_size < 1 || o.batch_size % world_size != 0) {
-    return InvalidOption("batch_size", absl::StrCat(o.batch_size),
-                         absl::StrCat("a positive multiple of the ",
-                                      world_size, " ranks"));
-  }
-  if (o.min_positions < 0) {
-    return InvalidOption("min_positions", absl::StrCat(o.min_positions), ">= 0");
-  }
-  if (!(o.samples_per_position > 0)) {
-    return InvalidOption("samples_per_position",
-                         absl::StrCat(o.samples_per_position), "> 0");
-  }
-  for (const auto& [name, value] :
-       {std::pair{"steps_per_generation", o.steps_per_generation},
-        std::pair{"checkpoint_every_steps", o.checkpoint_every_steps},
-        std::pair{"log_every_steps", o.log_every_steps},
-        std::pair{"sampling_threads", int64_t{o.sampling_threads}}}) {
-    if (value < 1) return InvalidOption(name, absl::StrCat(value), ">= 1");
-  }
-  if (o.variants.empty()) return InvalidOption("variants", "{}", "one or more");
-  if (o.window.aux_targets != o.network.aux_heads) {
-    return InvalidOption("window.aux_targets", o.window.aux_targets ? "1" : "0",
-                         "network.aux_heads");
-  }
-  if (!(o.window.short_value_horizon >= 1)) {
-    return InvalidOption("window.short_value_horizon",
-                         absl::StrCat(o.window.short_value_horizon), ">= 1");
-  }
-  if (o.seed > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-    return InvalidOption("seed", absl::StrCat(o.seed), "0..2^63-1");
-  }
-  return absl::OkStatus();
-}
 
 // The loop's lines in the training state.
 struct SavedCounters {
@@ -126,43 +76,6 @@ absl::StatusOr<SavedCounters> ParseCounters(
 
 }  // namespace
 
-TrainingLoopOptions ToTrainingLoopOptions(const pb::RunConfig& config,
-                                          const std::string& run_dir) {
-  const pb::TrainerConfig& t = config.trainer();
-  TrainingLoopOptions o;
-  o.run_dir = run_dir;
-  o.network = ToNetworkConfig(config);
-  o.variants = {VariantOf(config)};
-  o.training.optimizer = t.optimizer() == pb::TrainerConfig::ADAMW
-                             ? TrainingOptions::Optimizer::kAdamW
-                             : TrainingOptions::Optimizer::kSgd;
-  o.training.learning_rate = t.learning_rate();
-  o.training.warmup_steps = t.warmup_steps();
-  o.training.lr_decay_factor = t.lr_decay_factor();
-  o.training.lr_decay_every_steps = t.lr_decay_every_steps();
-  o.training.momentum = t.momentum();
-  o.training.weight_decay = t.weight_decay();
-  o.training.policy_loss_weight = t.policy_loss_weight();
-  o.training.value_loss_weight = t.value_loss_weight();
-  o.training.opponent_policy_loss_weight = t.opponent_policy_loss_weight();
-  o.training.short_value_loss_weight = t.short_value_loss_weight();
-  o.training.ema_decay = t.ema_decay();
-  o.training.device = t.device();
-  o.batch_size = t.batch_size();
-  o.window = WindowParams{t.window_c(), t.window_alpha(), t.window_beta()};
-  o.window.aux_targets = o.network.aux_heads;
-  o.window.short_value_horizon = t.short_value_horizon_plies();
-  o.min_positions = t.min_positions();
-  o.samples_per_position = t.samples_per_position();
-  o.selfplay_lead_positions = t.selfplay_lead_positions();
-  o.steps_per_generation = t.steps_per_generation();
-  o.checkpoint_every_steps = t.checkpoint_every_steps();
-  o.log_every_steps = t.log_every_steps();
-  o.torch_threads = t.torch_threads();
-  o.seed = static_cast<uint64_t>(config.seed());
-  return o;
-}
-
 TrainingLoop::TrainingLoop(TrainingLoopOptions options, GameStore* store,
                            PublishFn publish, DataParallelGroup* group)
     : options_(std::move(options)),
@@ -181,7 +94,9 @@ absl::StatusOr<std::unique_ptr<TrainingLoop>> TrainingLoop::Create(
     TrainingLoopOptions options, GameStore* store, PublishFn publish,
     DataParallelGroup* group) {
   const int world = group == nullptr ? 1 : group->world_size();
-  if (absl::Status s = ValidateOptions(options, world); !s.ok()) return s;
+  if (absl::Status s = ValidateTrainingLoopOptions(options, world); !s.ok()) {
+    return s;
+  }
   if (options.torch_threads > 0) SetIntraOpThreads(options.torch_threads);
   std::error_code error;
   for (const char* sub : {"trainer", "models"}) {
@@ -413,7 +328,8 @@ absl::Status TrainingLoop::TrainStep() {
   // The sampler's state is (seed, step): nothing else to save for an exact
   // resume, and each rank draws from its own stream.
   const uint64_t seed =
-      MixBits(sampler_seed_ ^ MixBits(trainer_->step() * kMaxRanks + rank));
+      MixBits(sampler_seed_ ^
+              MixBits(trainer_->step() * kMaxTrainingRanks + rank));
   if (last_log_time_ == absl::InfinitePast()) {
     last_log_time_ = absl::Now();
     samples_at_last_log_ = samples_trained_;
@@ -440,110 +356,6 @@ absl::Status TrainingLoop::TrainStep() {
     if (absl::Status s = SaveState(); !s.ok()) return s;
   }
   return absl::OkStatus();
-}
-
-void TrainingLoop::LogProgress() {
-  const absl::Time now = absl::Now();
-  const double seconds = absl::ToDoubleSeconds(now - last_log_time_);
-  const double rate =
-      seconds <= 0 ? 0 : (samples_trained_ - samples_at_last_log_) / seconds;
-  last_log_time_ = now;
-  samples_at_last_log_ = samples_trained_;
-  const StepStats& s = last_step_;
-  RENJU_LOG(INFO) << absl::StrFormat(
-      "train step %d samples/s %.0f policy %.3f value %.3f entropy %.3f "
-      "win pred %.3f obs %.3f brier %.3f lr %.3g window %d of %d positions "
-      "gen %d",
-      s.step, rate, s.policy_loss, s.value_loss, s.policy_entropy,
-      s.win_predicted, s.win_observed, s.value_brier, s.learning_rate,
-      window_.window_positions(), window_.total_positions(), generation_);
-  if (options_.network.aux_heads) {
-    RENJU_LOG(INFO) << absl::StrFormat(
-        "train step %d opponent policy %.3f short-term value %.3f", s.step,
-        s.opponent_policy_loss, s.short_value_loss);
-  }
-  AppendLossRow(s);
-}
-
-// One row per logged step in <run>/training.csv (trainer/plots.h reads it
-// for the loss plot). A failed write costs the plot a row, not the run.
-void TrainingLoop::AppendLossRow(const StepStats& s) {
-  const std::string path =
-      (std::filesystem::path(options_.run_dir) / "training.csv").string();
-  // A log begun before the auxiliary columns keeps its columns.
-  std::string header;
-  {
-    std::ifstream in(path);
-    std::getline(in, header);
-  }
-  const bool fresh = header.empty();
-  if (fresh) header = kLossCsvHeader;
-  std::ofstream out(path, std::ios::app);
-  if (!out) {
-    RENJU_LOG(WARNING) << "cannot append to " << path;
-    return;
-  }
-  if (fresh) out << header << "\n";
-  LossRow row;
-  row.step = s.step;
-  row.unix_ms = absl::ToUnixMillis(absl::Now());
-  row.policy_loss = s.policy_loss;
-  row.value_loss = s.value_loss;
-  row.policy_entropy = s.policy_entropy;
-  row.lr = s.learning_rate;
-  row.opponent_policy_loss = s.opponent_policy_loss;
-  row.short_value_loss = s.short_value_loss;
-  out << FormatLossRow(row, header);
-}
-
-void TrainingLoop::PublishStatus(bool waiting) {
-  absl::MutexLock lock(&mutex_);
-  status_.games_ingested = games_ingested_;
-  status_.positions_ingested = window_.total_positions();
-  status_.window_positions = window_.window_positions();
-  status_.window_games = window_.num_games();
-  status_.step = trainer_->step();
-  status_.samples_trained = samples_trained_;
-  status_.generation = generation_;
-  status_.waiting_for_games = waiting;
-  if (waiting) ++status_.idle_rounds;
-  status_.last_step = last_step_;
-}
-
-TrainingLoopStatus TrainingLoop::GetStatus() const {
-  absl::MutexLock lock(&mutex_);
-  return status_;
-}
-
-bool TrainingLoop::AwaitStatus(
-    const std::function<bool(const TrainingLoopStatus&)>& done,
-    absl::Duration timeout) const {
-  absl::MutexLock lock(&mutex_);
-  auto holds = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mutex_) {
-    return done(status_);
-  };
-  return mutex_.AwaitWithTimeout(absl::Condition(&holds), timeout);
-}
-
-void TrainingLoop::FillStatus(pb::TrainerStatus* status) const {
-  const TrainingLoopStatus s = GetStatus();
-  status->set_window_positions(s.window_positions);
-  status->set_training_step(s.step);
-  status->set_policy_loss(s.last_step.policy_loss);
-  status->set_value_loss(s.last_step.value_loss);
-  status->set_samples_trained(s.samples_trained);
-  // Stored, not ingested, positions count: games that arrive while the loop
-  // plays a rating match are still ahead of training.
-  const int64_t stored = status->total_positions();
-  const double consumed =
-      static_cast<double>(s.samples_trained) / options_.samples_per_position;
-  // Never while the loop waits for games: a lead smaller than one batch's
-  // worth of positions would otherwise leave both sides waiting.
-  status->set_selfplay_paused(
-      options_.selfplay_lead_positions > 0 && !s.waiting_for_games &&
-      stored >= options_.min_positions &&
-      static_cast<double>(stored) - consumed >
-          static_cast<double>(options_.selfplay_lead_positions));
 }
 
 void TrainingLoop::NotifyNewGames() {

@@ -87,9 +87,18 @@ struct TrainingLoopOptions {
   int64_t stop_after_generation = 0;
 };
 
-// The options a run config asks for; `config` must be valid.
+// The options a run config asks for; `config` must be valid
+// (training_loop_options.cc).
 TrainingLoopOptions ToTrainingLoopOptions(const pb::RunConfig& config,
                                           const std::string& run_dir);
+
+// The most ranks a loop trains on: it keeps their sampler streams apart.
+inline constexpr uint64_t kMaxTrainingRanks = 1 << 16;
+
+// INVALID_ARGUMENT naming the option and what was expected when `o` does
+// not suit a loop on `world_size` ranks; TrainingLoop::Create checks.
+absl::Status ValidateTrainingLoopOptions(const TrainingLoopOptions& o,
+                                         int world_size);
 
 // Registers a published generation: (generation, checkpoint path, training
 // step, games ingested so far). Called on the loop's thread; an error stops

@@ -7,7 +7,7 @@
 // ...) the page first plays the opening's actions, which the server replays
 // and checks; the model advises on the next action when asked. Record files
 // are read and written by the server (/api/records, /api/records/save:
-// tools/record_api.h), so the files are those `renju replay` reads.
+// records/record_api.h), so the files are those `renju replay` reads.
 'use strict';
 
 const CELL = 36;

@@ -16,10 +16,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "base/file_util.h"
+#include "base/subprocess.h"
 #include "gtest/gtest.h"
 #include "tests/e2e/e2e_paths.h"
 #include "rpc/trainer_client.h"
-#include "tools/subprocess.h"
 #include "trainer/game_store.h"
 
 namespace renju {

@@ -1,5 +1,5 @@
 // The JSON bodies of `renju serve --http` (inference/http_api.h,
-// tools/record_api.h), the parsers there that anyone on the network
+// records/record_api.h), the parsers there that anyone on the network
 // reaches: each input as a /api/position, a /api/suggest, a /api/records
 // and a /api/records/save body. An accepted body gives a game whose answer
 // serializes; a suggestion's budget is within the server's limits and its
@@ -8,9 +8,9 @@
 #include <string>
 
 #include "inference/http_api.h"
+#include "records/record_api.h"
+#include "records/record_text.h"
 #include "tests/fuzz/fuzz_util.h"
-#include "tools/record_api.h"
-#include "tools/replay.h"
 
 namespace renju::fuzz {
 namespace {

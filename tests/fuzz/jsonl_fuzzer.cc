@@ -7,10 +7,10 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_split.h"
+#include "records/game_jsonl.h"
+#include "records/json_position.h"
 #include "rules/forbidden.h"
 #include "tests/fuzz/fuzz_util.h"
-#include "tools/game_jsonl.h"
-#include "tools/json_position.h"
 
 namespace renju::fuzz {
 namespace {

@@ -1,8 +1,8 @@
 // RenjuNet .rif databases (`renju replay`): ReadRif, then every game that
 // reads is replayed, and written by WriteRif (the board page's Save) reads
 // back the same when it has no pass or off-board move.
+#include "records/rif.h"
 #include "tests/fuzz/fuzz_util.h"
-#include "tools/rif.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace renju;

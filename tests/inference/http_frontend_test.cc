@@ -19,9 +19,10 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "http/http_server.h"
 #include "inference/http_api.h"
+#include "tests/common/tls.h"
 #include "tests/inference/inference_service_fixture.h"
-#include "web/http_server.h"
 
 namespace renju {
 namespace {
@@ -440,13 +441,11 @@ TEST_F(HttpFrontendTest, HttpsWithACertificateAndKey) {
   const fs::path tls = fs::temp_directory_path() /
                        ("renju_https_" + std::to_string(::getpid()));
   fs::create_directories(tls);
-  const std::string cert = (tls / "cert.pem").string();
-  const std::string key = (tls / "key.pem").string();
-  const std::string command =
-      "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost "
-      "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " + key +
-      " -out " + cert + " >/dev/null 2>&1";
-  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  absl::StatusOr<testing::TestCertificate> pem =
+      testing::MakeSelfSignedCertificate(tls);
+  ASSERT_TRUE(pem.ok()) << pem.status();
+  const std::string cert = pem->cert;
+  const std::string key = pem->key;
   HttpFrontendOptions options;
   options.tls_cert_chain = cert;
   options.tls_private_key = key;

@@ -20,8 +20,8 @@
 #include "base/file_util.h"
 #include "gtest/gtest.h"
 #include "proto/inference.grpc.pb.h"
+#include "tests/common/serve_test_util.h"
 #include "tests/inference/inference_service_fixture.h"
-#include "tests/inference/serve_test_util.h"
 
 namespace renju {
 namespace {
@@ -51,7 +51,7 @@ TEST(InferenceServerTest, ServesTheTrainersModelsUntilSigterm) {
   testing::WriteCheckpoint(config, model2, 2, 22);
 
   FakeTrainer trainer_service;
-  trainer_service.Publish(1, model1);
+  ASSERT_TRUE(trainer_service.Publish(1, model1).ok());
   int trainer_port = 0;
   std::unique_ptr<grpc::Server> trainer_server =
       testing::StartFakeTrainer(trainer_service, trainer_port);
@@ -93,7 +93,7 @@ TEST(InferenceServerTest, ServesTheTrainersModelsUntilSigterm) {
   EXPECT_EQ(response.model_generation(), 1);
 
   // The updater polls the trainer every second (model_poll_seconds).
-  trainer_service.Publish(2, model2);
+  ASSERT_TRUE(trainer_service.Publish(2, model2).ok());
   EXPECT_TRUE(WaitFor(
       [&] {
         pb::SuggestResponse r;

@@ -12,7 +12,7 @@
 
 #include "gtest/gtest.h"
 #include "inference/inference_service.h"
-#include "tests/inference/serve_test_util.h"
+#include "tests/common/serve_test_util.h"
 
 namespace renju::testing {
 

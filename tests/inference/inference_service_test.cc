@@ -220,7 +220,7 @@ TEST_F(InferenceServiceTest, RemoteEvaluatorBatchesAndMatchesLocal) {
 TEST_F(InferenceServiceTest, HotSwapUnderLoadLosesNoRequest) {
   // The trainer side: generation 1 now, generation 2 later.
   FakeTrainer trainer_service;
-  trainer_service.Publish(1, model1_);
+  ASSERT_TRUE(trainer_service.Publish(1, model1_).ok());
   int trainer_port = 0;
   std::unique_ptr<grpc::Server> trainer_server =
       testing::StartFakeTrainer(trainer_service, trainer_port);
@@ -287,7 +287,7 @@ TEST_F(InferenceServiceTest, HotSwapUnderLoadLosesNoRequest) {
       gen1_served.WaitForNotificationWithTimeout(std::chrono::minutes(2)));
   const std::string model2 = (dir_ / "gen2.model").string();
   testing::WriteCheckpoint(config_, model2, 2, 22);
-  trainer_service.Publish(2, model2);
+  ASSERT_TRUE(trainer_service.Publish(2, model2).ok());
   absl::StatusOr<bool> swapped = updater.Update();
   ASSERT_TRUE(swapped.ok()) << swapped.status();
   EXPECT_TRUE(*swapped);

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Shows tools/check_includes.sh failing on an upward include: a tiny fake
 # tree with one allowed and one forbidden arrow must fail naming the bad
-# file and line, and pass once the bad include is gone.
+# file and line, and pass once the bad include is gone. Then on C++ code in
+# a folder its table does not know (a room it would not check), top-level
+# or under tests/.
 #   tests/tools/check_includes_test.sh CHECK_SCRIPT
 set -eu
 check=$1
@@ -31,3 +33,26 @@ for expected in 'rules/bad.cc:2: "search/ok.h": rules/ may not include search/' 
   fi
 done
 echo "check_includes rejects upward includes:"; cat "$tmp/out"
+
+# Unknown folders: C++ in extra/ and tests/extra/; a folder without C++
+# (web/, configs/) and a build tree (CMakeCache.txt at its top) are fine.
+rm "$tmp/rules/bad.cc" "$tmp/trainer/bad.h" "$tmp/nn/bad.cc"
+mkdir -p "$tmp/web" "$tmp/build/gen" "$tmp/extra" "$tmp/tests/extra"
+printf '<html></html>\n' > "$tmp/web/index.html"
+touch "$tmp/build/CMakeCache.txt"
+printf '#include "selfplay/ok.cc"\n' > "$tmp/build/gen/x.cc"
+if ! sh "$check" "$tmp" > "$tmp/out" 2>&1; then
+  echo "FAIL: a folder without C++ or a build tree was rejected:"; cat "$tmp/out"; exit 1
+fi
+printf 'int x;\n' > "$tmp/extra/x.cc"
+printf 'int y;\n' > "$tmp/tests/extra/y_test.cc"
+if sh "$check" "$tmp" > "$tmp/out" 2>&1; then
+  echo "FAIL: C++ in unknown folders was accepted:"; cat "$tmp/out"; exit 1
+fi
+for expected in 'extra/: C++ code in a folder the layout' \
+                'tests/extra/: C++ tests of no room'; do
+  if ! grep -qF "$expected" "$tmp/out"; then
+    echo "FAIL: expected '$expected' in:"; cat "$tmp/out"; exit 1
+  fi
+done
+echo "check_includes rejects unknown folders:"; cat "$tmp/out"

@@ -21,7 +21,7 @@
 #include "gomocup/search_brain.h"
 #include "gtest/gtest.h"
 #include "nn/checkpoint.h"
-#include "tests/inference/serve_test_util.h"
+#include "tests/common/serve_test_util.h"
 #include "tests/tools/run_command.h"
 
 namespace renju {

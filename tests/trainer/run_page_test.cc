@@ -16,12 +16,12 @@
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
 #include "gtest/gtest.h"
+#include "http/http_server.h"
 #include "proto/game.pb.h"
 #include "rpc/game_record.h"
 #include "rules/types.h"
 #include "trainer/plots.h"
 #include "trainer/ratings.h"
-#include "web/http_server.h"
 
 namespace renju {
 namespace {

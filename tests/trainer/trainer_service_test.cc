@@ -15,6 +15,7 @@
 #include "rpc/rpc.h"
 #include "rpc/sha256.h"
 #include "rpc/trainer_client.h"
+#include "tests/common/tls.h"
 
 namespace renju {
 namespace {
@@ -202,13 +203,11 @@ TEST_F(TrainerServiceTest, TlsWhenCertificatesAreConfigured) {
   const fs::path tls = fs::temp_directory_path() /
                        ("renju_tls_" + std::to_string(::getpid()));
   fs::create_directories(tls);
-  const std::string cert = (tls / "cert.pem").string();
-  const std::string key = (tls / "key.pem").string();
-  const std::string command =
-      "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost "
-      "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " + key +
-      " -out " + cert + " >/dev/null 2>&1";
-  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  absl::StatusOr<testing::TestCertificate> pem =
+      testing::MakeSelfSignedCertificate(tls);
+  ASSERT_TRUE(pem.ok()) << pem.status();
+  const std::string cert = pem->cert;
+  const std::string key = pem->key;
   auto credentials = MakeServerCredentials({cert, key, ""});
   ASSERT_TRUE(credentials.ok()) << credentials.status();
   Start({}, *credentials);

@@ -27,7 +27,7 @@ const [binary, chromium, runDir, outputDir] = process.argv.slice(2);
 const TOKEN = 'browser-test-token';
 const WAIT_MS = 40000;  // for one model answer on a busy 2-core machine
 // Black to move; i8 is a double three (g8-h8-i8 and i8-i9-i10), the
-// position of tests/inference/serve_test_util.h (kDoubleThree).
+// position of tests/common/serve_test_util.h (kDoubleThree).
 const DOUBLE_THREE = 'g8 a1 h8 o1 i9 a15 i10 o15';
 
 function check(condition, what) {
