@@ -79,8 +79,8 @@ absl::StatusOr<SearchResult> Search::Run(Random& rng,
         " by ", EndReasonName(game_.end_reason()), ")"));
   }
   RunState run;
-  run.start = SearchClock::now();
   run.options = &options;
+  run.start = NowOn(options);
   error_ = absl::OkStatus();
   failed_ = false;
   ResetWorkers();
@@ -92,7 +92,7 @@ absl::StatusOr<SearchResult> Search::Run(Random& rng,
   }
   if (run.root_tactics.proven_win()) {
     SearchResult result = DecidedResult(run.root_tactics);
-    result.elapsed_ms = MillisSince(run.start);
+    result.elapsed_ms = run.ElapsedMs();
     return result;
   }
   // A reused root is searched afresh when it was solved without moves (the
@@ -223,7 +223,7 @@ void Search::WorkerLoop(Worker& w, RunState& run, bool reports_progress) {
       continue;
     }
     if (reports_progress && options.on_progress &&
-        SearchClock::now() - last_report >=
+        NowOn(options) - last_report >=
             std::chrono::milliseconds(options.progress_interval_ms)) {
       SearchResult progress;
       {
@@ -231,7 +231,7 @@ void Search::WorkerLoop(Worker& w, RunState& run, bool reports_progress) {
         progress = ResultLocked(run);
       }
       options.on_progress(progress);
-      last_report = SearchClock::now();
+      last_report = NowOn(options);
     }
   }
 }
@@ -249,7 +249,7 @@ SearchProgress Search::ProgressLocked(const RunState& run) const {
       p.second_visits = n;
     }
   }
-  p.elapsed_ms = MillisSince(run.start);
+  p.elapsed_ms = run.ElapsedMs();
   p.num_root_moves = static_cast<int>(root_->edges.size());
   p.root_proof = root_->proof;
   return p;
@@ -284,7 +284,7 @@ SearchResult Search::ResultLocked(const RunState& run) const {
   if (result.tactic == Tactic::kDefendVct) {
     result.vct_line = run.root_tactics.vct_line;
   }
-  result.elapsed_ms = MillisSince(run.start);
+  result.elapsed_ms = run.ElapsedMs();
   return result;
 }
 
