@@ -46,6 +46,7 @@
 #include "rpc/trainer_client.h"
 #include "tools/command_util.h"
 #include "tools/progress.h"
+#include "tools/run_eta.h"
 #include "tools/subprocess.h"
 
 namespace renju::commands {
@@ -164,6 +165,10 @@ class Launcher {
   int64_t final_generation_ = 0;
   int64_t games_at_start_ = -1;
   int64_t generation_at_start_ = 0;
+  // The newest generation the progress line has seen, and when it first
+  // saw it (seconds of this session).
+  int64_t paced_generation_ = 0;
+  double last_published_seconds_ = 0;
   double cpu_seconds_before_ = 0;  // earlier sessions of the run
   double cpu_seconds_exited_ = 0;  // this session's children that exited
   int64_t noted_generation_ = -1;
@@ -274,6 +279,7 @@ std::string Launcher::ProgressText(const pb::TrainerStatus& s, double seconds) {
   if (games_at_start_ < 0) {
     games_at_start_ = s.total_games();
     generation_at_start_ = s.latest_generation();
+    paced_generation_ = s.latest_generation();
   }
   const double minutes = seconds / 60;
   const int64_t new_games = s.total_games() - games_at_start_;
@@ -300,10 +306,17 @@ std::string Launcher::ProgressText(const pb::TrainerStatus& s, double seconds) {
     return text;
   }
   // ETA from the pace of the generations published in this session.
-  const int64_t done = s.latest_generation() - generation_at_start_;
-  const int64_t left = generations_ - s.latest_generation();
-  if (done > 0 && left > 0) {
-    absl::StrAppend(&text, " (eta ", FormatDuration(seconds * left / done), ")");
+  if (s.latest_generation() > paced_generation_) {
+    paced_generation_ = s.latest_generation();
+    last_published_seconds_ = seconds;
+  }
+  RunPace pace;
+  pace.now_seconds = seconds;
+  pace.published = s.latest_generation() - generation_at_start_;
+  pace.last_published_seconds = last_published_seconds_;
+  pace.left = generations_ - s.latest_generation();
+  if (const std::optional<double> eta = RunEtaSeconds(pace)) {
+    absl::StrAppend(&text, " (eta ", FormatDuration(*eta), ")");
   }
   return text;
 }
