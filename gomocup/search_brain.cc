@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/time/clock.h"
-#include "absl/time/time.h"
 #include "base/logging.h"
 #include "config/config.h"
 #include "config/evaluator_config.h"
@@ -58,6 +57,9 @@ class SearchBrain final : public GomocupBrain {
   // moves played since when `reuse` is set and `game` extends its
   // position, else a fresh one.
   Search& SearchFor(const Game& game, const SearchParams& params, bool reuse);
+  std::chrono::steady_clock::time_point Now() const {
+    return options_.clock ? options_.clock() : std::chrono::steady_clock::now();
+  }
 
   SearchParams base_params_;
   const SearchBrainOptions options_;
@@ -126,12 +128,14 @@ absl::StatusOr<Move> SearchBrain::ChooseMove(Game& game,
         absl::StrCat("the network plays ", board_size_, "x", board_size_,
                      ", not ", game.size(), "x", game.size()));
   }
-  const absl::Time begin = absl::Now();
+  const auto begin = Now();
   SearchParams params = ParamsFor(limits);
   Search& search = SearchFor(game, params, options_.reuse_tree || pondered_);
   // The move's clock started before the tree was advanced (freeing the
   // rest of a big tree takes a while): the search gets what is left.
-  const int64_t spent_ms = absl::ToInt64Milliseconds(absl::Now() - begin);
+  const int64_t spent_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(Now() - begin)
+          .count();
   MoveLimits left = limits;
   if (limits.budget_ms > 0 && spent_ms > 0) {
     left.budget_ms = std::max<int64_t>(limits.budget_ms - spent_ms, 1);
@@ -150,6 +154,7 @@ absl::StatusOr<Move> SearchBrain::ChooseMove(Game& game,
   }
   RunOptions options;
   options.stopper = &stoppers;
+  options.clock = options_.clock;
   absl::StatusOr<SearchResult> result = search.Run(rng, options);
   if (!result.ok()) return result.status();
   summary_ = absl::StrFormat(
@@ -206,6 +211,7 @@ void SearchBrain::StartPondering(const Game& game, const MoveLimits& limits) {
     FlagStopper stopper(&ponder_stop_);
     RunOptions options;
     options.stopper = &stopper;
+    options.clock = options_.clock;
     absl::StatusOr<SearchResult> result = search.Run(rng, options);
     if (result.ok()) {
       ponder_playouts_ = result->playouts;

@@ -29,7 +29,9 @@
 #ifndef RENJU_GOMOCUP_SEARCH_BRAIN_H_
 #define RENJU_GOMOCUP_SEARCH_BRAIN_H_
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -53,6 +55,9 @@ struct SearchBrainOptions {
   // The swap2 decisions of SWAP2BOARD (config server.search's opening
   // fields): the opening player's budget (search/opening_player.h).
   OpeningParams opening;
+  // The clock a move's time is read on (its searches' RunOptions::clock);
+  // empty: the steady clock. Tests give one that moves only as they make it.
+  std::function<std::chrono::steady_clock::time_point()> clock;
 };
 
 // Loads `model` (a fresh network of the config's shape when empty: weak but

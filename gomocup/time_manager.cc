@@ -5,7 +5,8 @@
 namespace renju {
 namespace {
 
-// Measured on the loaded 2-core development machine (play_time_test):
+// Measured on the loaded 2-core development machine (then by play_time_test,
+// now bench/move_time_overrun.sh):
 // 30 ms plus 5% let a 200 ms turn run up to 120 ms over; threads waiting
 // for a core, not the search, take the time.
 constexpr int64_t kReserveMs = 50;

@@ -16,6 +16,7 @@
 #include "base/file_util.h"
 #include "base/logging.h"
 #include "launcher/progress.h"
+#include "launcher/run_eta.h"
 
 namespace renju {
 namespace {
@@ -176,6 +177,7 @@ std::string Launcher::ProgressText(const pb::TrainerStatus& s, double seconds) {
   if (games_at_start_ < 0) {
     games_at_start_ = s.total_games();
     generation_at_start_ = s.latest_generation();
+    paced_generation_ = s.latest_generation();
   }
   const double minutes = seconds / 60;
   const int64_t new_games = s.total_games() - games_at_start_;
@@ -202,10 +204,17 @@ std::string Launcher::ProgressText(const pb::TrainerStatus& s, double seconds) {
     return text;
   }
   // ETA from the pace of the generations published in this session.
-  const int64_t done = s.latest_generation() - generation_at_start_;
-  const int64_t left = generations_ - s.latest_generation();
-  if (done > 0 && left > 0) {
-    absl::StrAppend(&text, " (eta ", FormatDuration(seconds * left / done), ")");
+  if (s.latest_generation() > paced_generation_) {
+    paced_generation_ = s.latest_generation();
+    last_published_seconds_ = seconds;
+  }
+  RunPace pace;
+  pace.now_seconds = seconds;
+  pace.published = s.latest_generation() - generation_at_start_;
+  pace.last_published_seconds = last_published_seconds_;
+  pace.left = generations_ - s.latest_generation();
+  if (const std::optional<double> eta = RunEtaSeconds(pace)) {
+    absl::StrAppend(&text, " (eta ", FormatDuration(*eta), ")");
   }
   return text;
 }

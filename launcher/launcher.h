@@ -128,6 +128,10 @@ class Launcher {
   int64_t final_generation_ = 0;
   int64_t games_at_start_ = -1;
   int64_t generation_at_start_ = 0;
+  // The newest generation the progress line has seen, and when it first
+  // saw it (seconds of this session).
+  int64_t paced_generation_ = 0;
+  double last_published_seconds_ = 0;
   double cpu_seconds_before_ = 0;  // earlier sessions of the run
   double cpu_seconds_exited_ = 0;  // this session's children that exited
   int64_t noted_generation_ = -1;

@@ -79,8 +79,8 @@ absl::StatusOr<SearchResult> Search::Run(Random& rng,
         " by ", EndReasonName(game_.end_reason()), ")"));
   }
   RunState run;
-  run.start = SearchClock::now();
   run.options = &options;
+  run.start = NowOn(options);
   error_ = absl::OkStatus();
   failed_ = false;
   ResetWorkers();
@@ -92,7 +92,7 @@ absl::StatusOr<SearchResult> Search::Run(Random& rng,
   }
   if (run.root_tactics.proven_win()) {
     SearchResult result = DecidedResult(run.root_tactics);
-    result.elapsed_ms = MillisSince(run.start);
+    result.elapsed_ms = run.ElapsedMs();
     return result;
   }
   // A reused root is searched afresh when it was solved without moves (the
@@ -214,7 +214,7 @@ void Search::WorkerLoop(Worker& w, RunState& run, bool reports_progress) {
   SearchClock::time_point last_report = run.start;
   bool stop = false;
   while (!stop) {
-    const SearchClock::time_point gather_start = SearchClock::now();
+    const SearchClock::time_point gather_start = NowOn(options);
     const int leaves = GatherLeaves(w, run, &stop);
     if (leaves > 0) {
       if (!EvaluateGathered(w, run, leaves, gather_start)) break;
@@ -224,7 +224,7 @@ void Search::WorkerLoop(Worker& w, RunState& run, bool reports_progress) {
       continue;
     }
     if (reports_progress && options.on_progress &&
-        SearchClock::now() - last_report >=
+        NowOn(options) - last_report >=
             std::chrono::milliseconds(options.progress_interval_ms)) {
       SearchResult progress;
       {
@@ -232,7 +232,7 @@ void Search::WorkerLoop(Worker& w, RunState& run, bool reports_progress) {
         progress = ResultLocked(run);
       }
       options.on_progress(progress);
-      last_report = SearchClock::now();
+      last_report = NowOn(options);
     }
   }
 }
@@ -250,7 +250,7 @@ SearchProgress Search::ProgressLocked(const RunState& run) const {
       p.second_visits = n;
     }
   }
-  p.elapsed_ms = MillisSince(run.start);
+  p.elapsed_ms = run.ElapsedMs();
   p.batch_ms = run.last_batch_ms;
   p.num_root_moves = static_cast<int>(root_->edges.size());
   p.root_proof = root_->proof;
@@ -286,7 +286,7 @@ SearchResult Search::ResultLocked(const RunState& run) const {
   if (result.tactic == Tactic::kDefendVct) {
     result.vct_line = run.root_tactics.vct_line;
   }
-  result.elapsed_ms = MillisSince(run.start);
+  result.elapsed_ms = run.ElapsedMs();
   return result;
 }
 

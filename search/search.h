@@ -59,6 +59,11 @@ struct RunOptions {
   // result so far; not under any lock. Empty: no progress reports.
   std::function<void(const SearchResult&)> on_progress;
   int64_t progress_interval_ms = 1000;
+  // The clock the time limits and elapsed_ms are read on; empty: the steady
+  // clock. Tests give one that moves only as they make it
+  // (tests/gomocup/play_time_test.cc), so that a time limit is checked
+  // without betting on the machine's speed.
+  std::function<std::chrono::steady_clock::time_point()> clock;
 };
 
 // True when `game` continues `earlier`: the same variant and size, and

@@ -21,10 +21,10 @@ namespace renju {
 
 using SearchClock = std::chrono::steady_clock;
 
-inline int64_t MillisSince(SearchClock::time_point start) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             SearchClock::now() - start)
-      .count();
+// The time now on `options`' clock (the steady clock unless a test gives
+// another).
+inline SearchClock::time_point NowOn(const RunOptions& options) {
+  return options.clock ? options.clock() : SearchClock::now();
 }
 
 // What one Run was asked for and has done so far.
@@ -47,6 +47,13 @@ struct Search::RunState {
   int64_t last_batch_ms = 0;
   // The root's child visits when the playouts began (a reused subtree's).
   int64_t reused_visits = 0;
+
+  // Milliseconds since the run began, on its clock.
+  int64_t ElapsedMs() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               NowOn(*options) - start)
+        .count();
+  }
 };
 
 // What step 2 found for a new leaf, attached to it in step 3.

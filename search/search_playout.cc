@@ -307,7 +307,9 @@ bool Search::EvaluateGathered(Worker& w, RunState& run, int leaves,
     }
   }
   if (!status.ok() && !failed_.exchange(true)) error_ = status;
-  run.last_batch_ms = MillisSince(gather_start);
+  run.last_batch_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          NowOn(*run.options) - gather_start)
+                          .count();
   return status.ok();
 }
 

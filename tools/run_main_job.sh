@@ -7,6 +7,9 @@
 # run's page (generations, Elo, losses, match games) is served while it goes
 # on, at the "run page: http://127.0.0.1:PORT/" address printed first.
 set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+# It runs only `renju` (every process of the run is a `renju` subcommand;
+# pbrain-renju and share/renju/default.model come with that target), so
+# only `renju` is built: the tests and benchmarks are tools/run_tests.sh's.
+RENJU_BUILD_TARGETS=renju source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 cd "$RENJU_ROOT"
 exec "$RENJU_BUILD/renju" train --config configs/tiny.textproto "$@"

@@ -42,8 +42,13 @@ if ((${#missing[@]})); then
 fi
 
 # RENJU_SETUP_NO_BUILD=1: packages only (the test suite builds its own
-# sanitizer trees).
+# sanitizer trees). RENJU_BUILD_TARGETS: the build targets to make,
+# space-separated (the main job: only what it runs); unset or empty: all.
 if [ "${RENJU_SETUP_NO_BUILD:-0}" != 1 ]; then
   cmake -S "$RENJU_ROOT" -B "$RENJU_BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$RENJU_BUILD" -j "$(nproc)"
+  build_targets=()
+  for target in ${RENJU_BUILD_TARGETS:-}; do
+    build_targets+=(--target "$target")
+  done
+  cmake --build "$RENJU_BUILD" -j "$(nproc)" "${build_targets[@]}"
 fi

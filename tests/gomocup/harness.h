@@ -33,7 +33,6 @@ class Harness {
           protocol_.Run(read_fd_, [this](absl::string_view line) {
             absl::MutexLock lock(&mu_);
             lines_.emplace_back(line);
-            times_.push_back(absl::Now());
             return true;
           });
       absl::MutexLock lock(&mu_);
@@ -61,12 +60,6 @@ class Harness {
     mu_.AwaitWithTimeout(absl::Condition(&have_lines), absl::Seconds(60));
     return lines_;
   }
-  // When reply `i` (0-based) was written: what a manager's clock sees,
-  // without this test's own wake-up.
-  absl::Time ReplyTime(size_t i) {
-    absl::MutexLock lock(&mu_);
-    return i < times_.size() ? times_[i] : absl::InfiniteFuture();
-  }
   // True once Run has returned.
   bool WaitForFinish(absl::Duration timeout) {
     absl::MutexLock lock(&mu_);
@@ -89,7 +82,6 @@ class Harness {
   std::thread thread_;
   absl::Mutex mu_;
   std::vector<std::string> lines_ ABSL_GUARDED_BY(mu_);
-  std::vector<absl::Time> times_ ABSL_GUARDED_BY(mu_);
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
   absl::Status status_ ABSL_GUARDED_BY(mu_);
 };

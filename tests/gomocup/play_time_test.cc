@@ -3,6 +3,7 @@
 // protocol in-process (tests/gomocup/harness.h) with fake evaluators.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -149,6 +150,47 @@ SearchBrainOptions Reuse(bool on) {
   return options;
 }
 
+// `options` with a clock that moves 1 ms each time it is read: a search's
+// time is then the count of its readings, the same however busy the machine.
+SearchBrainOptions Ticking(SearchBrainOptions options) {
+  auto ticks = std::make_shared<std::atomic<int64_t>>(0);
+  options.clock = [ticks] {
+    return std::chrono::steady_clock::time_point(
+        std::chrono::milliseconds(++*ticks));
+  };
+  return options;
+}
+
+// Passes every call on to `inner`, noting the time each call was given.
+class BudgetRecordingBrain : public GomocupBrain {
+ public:
+  BudgetRecordingBrain(std::unique_ptr<GomocupBrain> inner,
+                       std::vector<int64_t>* budgets)
+      : inner_(std::move(inner)), budgets_(budgets) {}
+  absl::StatusOr<Move> ChooseMove(Game& game, const MoveLimits& limits,
+                                  const std::atomic<bool>* stop) override {
+    budgets_->push_back(limits.budget_ms);
+    return inner_->ChooseMove(game, limits, stop);
+  }
+  absl::StatusOr<OpeningAction> ChooseOpeningAction(
+      const OpeningState& state, const MoveLimits& limits,
+      const std::atomic<bool>* stop) override {
+    budgets_->push_back(limits.budget_ms);
+    return inner_->ChooseOpeningAction(state, limits, stop);
+  }
+  std::string LastMoveSummary() const override {
+    return inner_->LastMoveSummary();
+  }
+  void StartPondering(const Game& game, const MoveLimits& limits) override {
+    inner_->StartPondering(game, limits);
+  }
+  void StopPondering() override { inner_->StopPondering(); }
+
+ private:
+  std::unique_ptr<GomocupBrain> inner_;
+  std::vector<int64_t>* budgets_;  // not owned
+};
+
 // The brain's summary and move after `n` replies, the move the last line.
 struct Answer {
   std::string summary;
@@ -165,36 +207,38 @@ Answer LastAnswer(const std::vector<std::string>& lines) {
 
 TEST(PlayTimeTest, NeverExceedsA200MsTurnByMoreThanTheReserve) {
   // 100 moves of the engine (black) against the tactical brain (white), in
-  // as many games as it takes, with tree reuse, on one search thread: on
-  // the loaded machine (load average 60-70 on 2 cores) a second thread
-  // preempted while holding the tree lock, or joined late, overran a 130 ms
-  // maximum by up to 400 ms. Threads have their own test below.
+  // as many games as it takes, with tree reuse, on one search thread. The
+  // brain reads a ticking clock: each move's search stops on that clock
+  // within the turn less the reserve, the same on any machine. What a busy
+  // machine adds on the wall clock (a thread waiting for a core) is
+  // measured by bench/move_time_overrun.sh, not bet on here.
   RandomEvaluator evaluator(3);
-  Harness harness(MakeSearchBrain(FastParams(), Reuse(true), evaluator, 15, 1),
+  Harness harness(MakeSearchBrain(FastParams(), Ticking(Reuse(true)),
+                                  evaluator, 15, 1),
                   PlayTimeOptions());
   constexpr int64_t kTurnMs = 200;
+  const int64_t maximum_ms = kTurnMs - TurnReserveMs(kTurnMs);
   harness.Send(absl::StrCat("START 15\nINFO rule 4\nINFO timeout_turn ",
                             kTurnMs, "\nINFO thread_num 1"));
   size_t lines = 1;
   ASSERT_EQ(harness.WaitForLines(lines).size(), lines);
   TacticalBrain opponent(5);
-  int64_t slowest_ms = 0;
+  int64_t longest_ms = 0;
   int moves = 0;
   while (moves < 100) {
     Game game(Variant::kRenju, 15);
     std::string command = "BEGIN";
     while (moves < 100) {
-      const absl::Time start = absl::Now();
       harness.Send(command);
       lines += 2;  // the MESSAGE summary, then the move
       const std::vector<std::string> replies = harness.WaitForLines(lines);
-      const int64_t elapsed_ms =
-          absl::ToInt64Milliseconds(harness.ReplyTime(lines - 1) - start);
       ASSERT_EQ(replies.size(), lines) << "move " << moves;
-      slowest_ms = std::max(slowest_ms, elapsed_ms);
-      EXPECT_LE(elapsed_ms, kTurnMs + TurnReserveMs(kTurnMs))
-          << "move " << moves << ": " << replies[lines - 2];
       const Answer answer = LastAnswer(replies);
+      const int64_t search_ms = SummaryValue(answer.summary, "ms");
+      ASSERT_GE(search_ms, 0) << answer.summary;
+      longest_ms = std::max(longest_ms, search_ms);
+      EXPECT_LE(search_ms, maximum_ms) << "move " << moves << ": "
+                                       << answer.summary;
       EXPECT_EQ(SummaryValue(answer.summary, "threads"), 1) << answer.summary;
       absl::StatusOr<Point> p = ParseGomocupPoint(answer.move, 15);
       ASSERT_TRUE(p.ok()) << answer.move;
@@ -210,7 +254,8 @@ TEST(PlayTimeTest, NeverExceedsA200MsTurnByMoreThanTheReserve) {
     harness.Send("RESTART");
     ASSERT_EQ(harness.WaitForLines(++lines).back(), "OK");
   }
-  RecordProperty("slowest_move_ms", static_cast<int>(slowest_ms));
+  // Some move searched to its maximum: the clock, not the visits, stopped it.
+  EXPECT_GE(longest_ms, maximum_ms);
   harness.Finish();
 }
 
@@ -262,7 +307,8 @@ TEST(PlayTimeTest, ThreadNumChoosesTheSearchThreads) {
 TEST(PlayTimeTest, PonderingKeepsTheTreeForTheNextTurn) {
   CountingEvaluator evaluator(OpeningPriors());
   // Tree reuse off: pondering keeps its tree anyway.
-  Harness harness(MakeSearchBrain(FastParams(), Reuse(false), evaluator, 15, 1),
+  Harness harness(MakeSearchBrain(FastParams(), Ticking(Reuse(false)),
+                                  evaluator, 15, 1),
                   PlayTimeOptions());
   constexpr int64_t kTurnMs = 500;
   harness.Send(absl::StrCat("START 15\nINFO rule 4\nINFO timeout_turn ",
@@ -272,13 +318,13 @@ TEST(PlayTimeTest, PonderingKeepsTheTreeForTheNextTurn) {
   EXPECT_EQ(replies[2], "7,7");
   // The engine thinks on: wait for 2,000 more evaluations on white's turn.
   ASSERT_TRUE(evaluator.WaitFor(evaluator.count() + 2000));
-  const absl::Time start = absl::Now();
   harness.Send("TURN 8,6");
   replies = harness.WaitForLines(5);
-  const int64_t elapsed_ms =
-      absl::ToInt64Milliseconds(harness.ReplyTime(4) - start);
   ASSERT_EQ(replies.size(), 5u);
-  EXPECT_LE(elapsed_ms, kTurnMs + TurnReserveMs(kTurnMs));
+  // The move's search stops on the brain's (ticking) clock within the turn
+  // less the reserve, pondered tree or not.
+  EXPECT_LE(SummaryValue(replies[3], "ms"), kTurnMs - TurnReserveMs(kTurnMs))
+      << replies[3];
   EXPECT_GE(SummaryValue(replies[3], "pondered"), 2000) << replies[3];
   // Most of the pondering went below i9, the expected answer.
   EXPECT_GT(SummaryValue(replies[3], "reused"), 1000) << replies[3];
@@ -321,16 +367,16 @@ TEST(PlayTimeTest, SearchBrainAnswersSwap2WithTheOpeningPlayer) {
   SearchBrainOptions brain = Reuse(false);
   brain.opening.candidate_visits = 8;
   brain.opening.max_candidates = 3;
-  Harness harness(MakeSearchBrain(FastParams(), brain, evaluator, 15, 1),
-                  PlayTimeOptions());
+  std::vector<int64_t> budgets;  // read after the harness has finished
+  Harness harness(
+      std::make_unique<BudgetRecordingBrain>(
+          MakeSearchBrain(FastParams(), brain, evaluator, 15, 1), &budgets),
+      PlayTimeOptions());
   harness.Send("START 15\nINFO timeout_turn 2000\nINFO max_node 64");
-  const absl::Time start = absl::Now();
   harness.Send("SWAP2BOARD\nDONE");
   // Three decisions, three MESSAGE lines, then the stones.
   std::vector<std::string> replies = harness.WaitForLines(5);
   ASSERT_EQ(replies.size(), 5u);
-  EXPECT_LE(absl::ToInt64Milliseconds(harness.ReplyTime(4) - start),
-            2000 + TurnReserveMs(2000));
   for (int i = 1; i <= 3; ++i) {
     EXPECT_TRUE(absl::StartsWith(replies[i], "MESSAGE opening Place("))
         << replies[i];
@@ -350,6 +396,14 @@ TEST(PlayTimeTest, SearchBrainAnswersSwap2WithTheOpeningPlayer) {
   }
   harness.Send(command + "\nDONE");
   replies = harness.Finish();
+  // Within the turn: the three placements shared one move's time, each
+  // given at most what the turn less the reserve leaves (the session's
+  // split; each search stops on its clock, as the tests above check).
+  ASSERT_GE(budgets.size(), 4u);
+  for (size_t i = 0; i < budgets.size(); ++i) {
+    EXPECT_LE(budgets[i], 2000 - TurnReserveMs(2000)) << "call " << i;
+  }
+  EXPECT_LE(budgets[0], (2000 - TurnReserveMs(2000)) / 3);
   ASSERT_GE(replies.size(), 7u);
   EXPECT_TRUE(absl::StartsWith(replies[5], "MESSAGE opening ")) << replies[5];
   absl::StatusOr<OpeningState> three =

@@ -227,6 +227,30 @@ TEST(SearchFeaturesTest, TimeLimitStopsTheSearch) {
   EXPECT_GE(r->elapsed_ms, 30);
 }
 
+TEST(SearchFeaturesTest, TheTimeLimitIsReadOnTheRunsClock) {
+  // A clock that moves 1 ms each time it is read: the limit is checked
+  // before every playout, so the search stops at its first reading past
+  // the limit, however slow or busy the machine.
+  Game game = MakeGame("h8", "");
+  FixedEvaluator evaluator;
+  SearchParams params = Params(0);
+  params.max_time_ms = 30;
+  params.num_threads = 1;
+  Search search(params, evaluator, game);
+  Random rng(1);
+  std::atomic<int64_t> ticks{0};
+  RunOptions options;
+  options.clock = [&ticks] {
+    return std::chrono::steady_clock::time_point(
+        std::chrono::milliseconds(++ticks));
+  };
+  absl::StatusOr<SearchResult> r = search.Run(rng, options);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_GT(r->playouts, 0);
+  EXPECT_GE(r->elapsed_ms, 30);
+  EXPECT_LE(r->elapsed_ms, 31);  // and one reading for the result
+}
+
 TEST(SearchFeaturesTest, TimeStopperStopsAtItsLimit) {
   // The rule itself, on a given clock reading.
   const TimeStopper stopper(30);
