@@ -75,78 +75,118 @@ absl::StatusOr<std::vector<OpeningAction>> ParseActions(const Json& value,
   return OpeningActionsFromJson(value, size);
 }
 
-// The record a save request describes, checked against the rules as the
-// board page played it; `error` is the 400 when it is not one.
-std::optional<GameRecord> SaveRequestRecord(const Json& request,
-                                            RecordsAnswer& error) {
+// The request's rule, board size and moves, into `record`; false (with
+// `error` the 400) when one is not valid.
+bool ReadSaveRequestMoves(const Json& request, GameRecord& record,
+                          RecordsAnswer& error) {
   std::string rule_text = "renju";
   std::string moves_text;
   if (!GetString(request, "rule", rule_text, error) ||
       !GetString(request, "moves", moves_text, error)) {
-    return std::nullopt;
+    return false;
   }
-  GameRecord record;
   if (const auto size = request.find("size"); size != request.end()) {
     if (!size->is_number_integer() || size->get<int64_t>() < kMinBoardSize ||
         size->get<int64_t>() > kMaxBoardSize) {
       error = Error("size", absl::StrCat("expected a board size in ",
                                          kMinBoardSize, "..", kMaxBoardSize,
                                          ", got ", size->dump()));
-      return std::nullopt;
+      return false;
     }
     record.size = size->get<int>();
   }
   absl::StatusOr<Variant> variant = ParseVariant(rule_text);
   if (!variant.ok()) {
     error = Error("rule", std::string(variant.status().message()));
-    return std::nullopt;
+    return false;
   }
   record.variant = *variant;
   absl::StatusOr<std::vector<Move>> moves =
       ParseMoveList(moves_text, record.size);
   if (!moves.ok()) {
     error = Error("moves", std::string(moves.status().message()));
-    return std::nullopt;
+    return false;
   }
   record.moves = *std::move(moves);
+  return true;
+}
 
-  if (const auto result = request.find("result");
-      result != request.end() && !result->is_null()) {
-    if (!result->is_string()) {
-      error = Error("result", absl::StrCat("expected a string or null, got ",
-                                           result->dump()));
-      return std::nullopt;
-    }
-    absl::StatusOr<std::optional<GameResult>> parsed =
-        ParseRecordedResult(result->get<std::string>());
-    if (!parsed.ok()) {
-      error = Error("result", std::string(parsed.status().message()));
-      return std::nullopt;
-    }
-    record.result = *parsed;
+// The request's "result", when given and not null, into `record`.
+bool ReadSaveRequestResult(const Json& request, GameRecord& record,
+                           RecordsAnswer& error) {
+  const auto result = request.find("result");
+  if (result == request.end() || result->is_null()) return true;
+  if (!result->is_string()) {
+    error = Error("result", absl::StrCat("expected a string or null, got ",
+                                         result->dump()));
+    return false;
   }
+  absl::StatusOr<std::optional<GameResult>> parsed =
+      ParseRecordedResult(result->get<std::string>());
+  if (!parsed.ok()) {
+    error = Error("result", std::string(parsed.status().message()));
+    return false;
+  }
+  record.result = *parsed;
+  return true;
+}
 
-  // Every move playable: on the board, on an empty point, not after the
-  // end (ReplayRecord; a forbidden move is forgiven there, as records keep
-  // an unclaimed one, and the page's game ends at it anyway).
-  absl::StatusOr<ReplayedGame> replayed = ReplayRecord(record, *variant);
+// Every move playable: on the board, on an empty point, not after the
+// end (ReplayRecord; a forbidden move is forgiven there, as records keep
+// an unclaimed one, and the page's game ends at it anyway).
+bool CheckSaveRequestReplays(const GameRecord& record, RecordsAnswer& error) {
+  absl::StatusOr<ReplayedGame> replayed =
+      ReplayRecord(record, *record.variant);
   if (!replayed.ok()) {
     error = Error("size", std::string(replayed.status().message()));
-    return std::nullopt;
+    return false;
   }
   if (replayed->illegal.has_value()) {
     const IllegalMove& illegal = *replayed->illegal;
     error = Error("moves", absl::StrCat("move ", illegal.ply, " (",
                                         MoveName(illegal.move), ") is ",
                                         IllegalReasonName(illegal.reason)));
-    return std::nullopt;
+    return false;
   }
+  return true;
+}
 
-  // The opening fields may be null, as /api/records answers them.
+// The stones the opening placed come first; an opening still in progress
+// (saved to go on with later) has nothing after them.
+bool CheckMovesFollowOpening(const GameRecord& record,
+                             const OpeningState& opening,
+                             RecordsAnswer& error) {
+  const std::vector<Move>& placed = opening.game().moves();
+  for (size_t i = 0; i < placed.size(); ++i) {
+    if (i >= record.moves.size() || record.moves[i] != placed[i]) {
+      error = Error(
+          "moves",
+          absl::StrCat("move ", i + 1, " is ",
+                       i < record.moves.size() ? MoveName(record.moves[i])
+                                               : "missing",
+                       " but the opening actions placed ",
+                       MoveName(placed[i])));
+      return false;
+    }
+  }
+  if (!opening.done() && record.moves.size() > placed.size()) {
+    error = Error("moves", absl::StrCat("move ", placed.size() + 1,
+                                        " comes before the opening is over: ",
+                                        opening.Expectation()));
+    return false;
+  }
+  return true;
+}
+
+// The request's opening rule and actions, into `record`, checked against
+// its rule, size and moves. The opening fields may be null, as
+// /api/records answers them.
+bool ReadSaveRequestOpening(const Json& request, GameRecord& record,
+                            RecordsAnswer& error) {
   std::string opening_text;
   if (request.contains("opening_rule") && !request["opening_rule"].is_null() &&
       !GetString(request, "opening_rule", opening_text, error)) {
-    return std::nullopt;
+    return false;
   }
   auto actions = request.find("opening_actions");
   if (actions != request.end() &&
@@ -159,14 +199,14 @@ std::optional<GameRecord> SaveRequestRecord(const Json& request,
       error = Error("opening_actions",
                     "opening actions need an \"opening_rule\" to be played "
                     "under");
-      return std::nullopt;
+      return false;
     }
-    return record;
+    return true;
   }
   absl::StatusOr<OpeningRule> opening_rule = ParseOpeningRule(opening_text);
   if (!opening_rule.ok()) {
     error = Error("opening_rule", std::string(opening_rule.status().message()));
-    return std::nullopt;
+    return false;
   }
   record.opening_rule = *opening_rule;
   if (actions != request.end()) {
@@ -174,41 +214,34 @@ std::optional<GameRecord> SaveRequestRecord(const Json& request,
         ParseActions(*actions, record.size);
     if (!parsed.ok()) {
       error = Error("opening_actions", std::string(parsed.status().message()));
-      return std::nullopt;
+      return false;
     }
     record.opening_actions = *std::move(parsed);
   }
   if (absl::StatusOr<OpeningState> empty =
-          OpeningState::Create(*opening_rule, *variant, record.size);
+          OpeningState::Create(*opening_rule, *record.variant, record.size);
       !empty.ok()) {
     error = Error("opening_rule", std::string(empty.status().message()));
-    return std::nullopt;
+    return false;
   }
   absl::StatusOr<OpeningState> opening = ReplayOpening(
-      *opening_rule, record.opening_actions, *variant, record.size);
+      *opening_rule, record.opening_actions, *record.variant, record.size);
   if (!opening.ok()) {
     error = Error("opening_actions", std::string(opening.status().message()));
-    return std::nullopt;
+    return false;
   }
-  // The stones the opening placed come first; an opening still in progress
-  // (saved to go on with later) has nothing after them.
-  const std::vector<Move>& placed = opening->game().moves();
-  for (size_t i = 0; i < placed.size(); ++i) {
-    if (i >= record.moves.size() || record.moves[i] != placed[i]) {
-      error = Error(
-          "moves",
-          absl::StrCat("move ", i + 1, " is ",
-                       i < record.moves.size() ? MoveName(record.moves[i])
-                                               : "missing",
-                       " but the opening actions placed ",
-                       MoveName(placed[i])));
-      return std::nullopt;
-    }
-  }
-  if (!opening->done() && record.moves.size() > placed.size()) {
-    error = Error("moves", absl::StrCat("move ", placed.size() + 1,
-                                        " comes before the opening is over: ",
-                                        opening->Expectation()));
+  return CheckMovesFollowOpening(record, *opening, error);
+}
+
+// The record a save request describes, checked against the rules as the
+// board page played it; `error` is the 400 when it is not one.
+std::optional<GameRecord> SaveRequestRecord(const Json& request,
+                                            RecordsAnswer& error) {
+  GameRecord record;
+  if (!ReadSaveRequestMoves(request, record, error) ||
+      !ReadSaveRequestResult(request, record, error) ||
+      !CheckSaveRequestReplays(record, error) ||
+      !ReadSaveRequestOpening(request, record, error)) {
     return std::nullopt;
   }
   return record;
