@@ -183,6 +183,106 @@ absl::Status AverageOverRanks(DataParallelGroup& group,
   return absl::OkStatus();
 }
 
+absl::Status TrainingStateError(const std::string& path,
+                                absl::string_view what) {
+  return absl::FailedPreconditionError(
+      absl::StrCat("training state ", path, ": ", what));
+}
+
+// A training state's metadata as SaveState writes it, and the keys its
+// caller added (`extra`).
+struct TrainingStateMetadata {
+  int64_t step = -1, optimizer_bytes = -1;
+  // States written before the key existed are all version 1.
+  std::string format, network, optimizer, encoding_version = "1";
+  std::vector<std::pair<std::string, std::string>> extra;
+};
+
+TrainingStateMetadata ReadTrainingStateMetadata(
+    const std::vector<std::pair<std::string, std::string>>& metadata) {
+  TrainingStateMetadata m;
+  for (const auto& [key, value] : metadata) {
+    if (key == "format") {
+      m.format = value;
+    } else if (key == "network") {
+      m.network = value;
+    } else if (key == "encoding_version") {
+      m.encoding_version = value;
+    } else if (key == "optimizer") {
+      m.optimizer = value;
+    } else if (key == "step") {
+      if (!absl::SimpleAtoi(value, &m.step) || m.step < 0) m.step = -1;
+    } else if (key == "optimizer_bytes") {
+      if (!absl::SimpleAtoi(value, &m.optimizer_bytes)) m.optimizer_bytes = -1;
+    } else {
+      m.extra.emplace_back(key, value);
+    }
+  }
+  return m;
+}
+
+// Whether the state at `path` was saved by a trainer of this network and
+// optimizer.
+absl::Status CheckTrainingStateMetadata(const TrainingStateMetadata& m,
+                                        const NetworkConfig& config,
+                                        TrainingOptions::Optimizer optimizer,
+                                        const std::string& path) {
+  if (m.format != absl::StrCat(kStateFormat)) {
+    return TrainingStateError(
+        path, absl::StrCat("format '", m.format, "', expected ", kStateFormat));
+  }
+  if (m.encoding_version != absl::StrCat(config.encoding_version)) {
+    return TrainingStateError(
+        path, absl::StrCat("input encoding version ", m.encoding_version,
+                           ", the network config expects ",
+                           config.encoding_version));
+  }
+  if (m.network != config.DebugString()) {
+    return TrainingStateError(path, absl::StrCat("network ", m.network,
+                                                 ", expected ",
+                                                 config.DebugString()));
+  }
+  if (m.optimizer != OptimizerName(optimizer)) {
+    return TrainingStateError(
+        path, absl::StrCat("optimizer '", m.optimizer, "', the config says '",
+                           OptimizerName(optimizer), "'"));
+  }
+  if (m.step < 0) return TrainingStateError(path, "missing or bad step");
+  return absl::OkStatus();
+}
+
+// A training state's tensors by their name's prefix (which they lose), and
+// its optimizer archive, still in the file's tensors.
+struct TrainingStateTensors {
+  std::vector<TensorRecord> model, average;
+  const TensorRecord* archive = nullptr;
+};
+
+absl::StatusOr<TrainingStateTensors> SplitTrainingStateTensors(
+    std::vector<TensorRecord>& tensors, int64_t optimizer_bytes,
+    const std::string& path) {
+  TrainingStateTensors split;
+  for (TensorRecord& t : tensors) {
+    if (t.name == kOptimizerTensor) {
+      split.archive = &t;
+    } else if (t.name.rfind(kModelPrefix, 0) == 0) {
+      t.name = t.name.substr(std::strlen(kModelPrefix));
+      split.model.push_back(std::move(t));
+    } else if (t.name.rfind(kAveragePrefix, 0) == 0) {
+      t.name = t.name.substr(std::strlen(kAveragePrefix));
+      split.average.push_back(std::move(t));
+    } else {
+      return TrainingStateError(path,
+                                absl::StrCat("unexpected tensor ", t.name));
+    }
+  }
+  if (split.archive == nullptr || optimizer_bytes < 0 ||
+      optimizer_bytes > static_cast<int64_t>(split.archive->data.size())) {
+    return TrainingStateError(path, "missing or bad optimizer state");
+  }
+  return split;
+}
+
 }  // namespace
 
 double LearningRate(const TrainingOptions& options, int64_t step) {
@@ -378,72 +478,24 @@ absl::StatusOr<std::vector<std::pair<std::string, std::string>>>
 NetworkTrainer::LoadState(const std::string& path) {
   absl::StatusOr<TensorFile> file = ReadTensorFile(path);
   if (!file.ok()) return file.status();
-  auto error = [&](absl::string_view what) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("training state ", path, ": ", what));
-  };
   if (file->kind != kStateKind) {
-    return error(absl::StrCat("kind '", file->kind, "', expected '",
-                              kStateKind, "'"));
+    return TrainingStateError(path, absl::StrCat("kind '", file->kind,
+                                                 "', expected '", kStateKind,
+                                                 "'"));
   }
-  std::vector<std::pair<std::string, std::string>> extra;
-  int64_t step = -1, optimizer_bytes = -1;
-  // States written before the key existed are all version 1.
-  std::string format, network, optimizer, encoding_version = "1";
-  for (const auto& [key, value] : file->metadata) {
-    if (key == "format") {
-      format = value;
-    } else if (key == "network") {
-      network = value;
-    } else if (key == "encoding_version") {
-      encoding_version = value;
-    } else if (key == "optimizer") {
-      optimizer = value;
-    } else if (key == "step") {
-      if (!absl::SimpleAtoi(value, &step) || step < 0) step = -1;
-    } else if (key == "optimizer_bytes") {
-      if (!absl::SimpleAtoi(value, &optimizer_bytes)) optimizer_bytes = -1;
-    } else {
-      extra.emplace_back(key, value);
-    }
+  TrainingStateMetadata metadata = ReadTrainingStateMetadata(file->metadata);
+  if (absl::Status s = CheckTrainingStateMetadata(metadata, config_,
+                                                  options_.optimizer, path);
+      !s.ok()) {
+    return s;
   }
-  if (format != absl::StrCat(kStateFormat)) {
-    return error(absl::StrCat("format '", format, "', expected ", kStateFormat));
-  }
-  if (encoding_version != absl::StrCat(config_.encoding_version)) {
-    return error(absl::StrCat("input encoding version ", encoding_version,
-                              ", the network config expects ",
-                              config_.encoding_version));
-  }
-  if (network != config_.DebugString()) {
-    return error(absl::StrCat("network ", network, ", expected ",
-                              config_.DebugString()));
-  }
-  if (optimizer != OptimizerName(options_.optimizer)) {
-    return error(absl::StrCat("optimizer '", optimizer, "', the config says '",
-                              OptimizerName(options_.optimizer), "'"));
-  }
-  if (step < 0) return error("missing or bad step");
-
-  std::vector<TensorRecord> model, average;
-  const TensorRecord* archive = nullptr;
-  for (TensorRecord& t : file->tensors) {
-    if (t.name == kOptimizerTensor) {
-      archive = &t;
-    } else if (t.name.rfind(kModelPrefix, 0) == 0) {
-      t.name = t.name.substr(std::strlen(kModelPrefix));
-      model.push_back(std::move(t));
-    } else if (t.name.rfind(kAveragePrefix, 0) == 0) {
-      t.name = t.name.substr(std::strlen(kAveragePrefix));
-      average.push_back(std::move(t));
-    } else {
-      return error(absl::StrCat("unexpected tensor ", t.name));
-    }
-  }
-  if (archive == nullptr || optimizer_bytes < 0 ||
-      optimizer_bytes > static_cast<int64_t>(archive->data.size())) {
-    return error("missing or bad optimizer state");
-  }
+  absl::StatusOr<TrainingStateTensors> tensors = SplitTrainingStateTensors(
+      file->tensors, metadata.optimizer_bytes, path);
+  if (!tensors.ok()) return tensors.status();
+  const std::vector<TensorRecord>& model = tensors->model;
+  const std::vector<TensorRecord>& average = tensors->average;
+  const TensorRecord* archive = tensors->archive;
+  const int64_t optimizer_bytes = metadata.optimizer_bytes;
   absl::Status status = TorchGuarded(absl::StrCat("training state ", path), [&] {
     if (absl::Status s = ImportTensors(model, absl::StrCat("training state ", path),
                                        *impl_->net);
@@ -463,8 +515,8 @@ NetworkTrainer::LoadState(const std::string& path) {
                          *impl_->average);
   });
   if (!status.ok()) return status;
-  step_ = step;
-  return extra;
+  step_ = metadata.step;
+  return std::move(metadata.extra);
 }
 
 absl::StatusOr<std::string> NetworkTrainer::ExportModel(
