@@ -463,13 +463,8 @@ absl::StatusOr<SoakOptions> ReadOptions(const Args& args,
   return o;
 }
 
-int Main(int argc, char** argv) {
-  Args args("serve_soak",
-            "Soak test of `renju serve`: many clients for a long time while "
-            "a stand-in trainer publishes a new best model every "
-            "--swap-seconds. Fails on any failed request other than by "
-            "deadline, a published generation never answered, or RSS "
-            "growth.");
+// The soak's flags, with their defaults.
+void AddSoakFlags(Args& args) {
   args.AddString("config", "configs/tiny.textproto",
                  "run config for the server and the network shape");
   args.AddString("model", "tests/data/tiny-gen3.model",
@@ -488,6 +483,16 @@ int Main(int argc, char** argv) {
   args.AddDouble("max-rss-growth-mib", 64, 0, 1e6,
                  "allowed server RSS growth from the first report to the end");
   args.AddInt("seed", 1, 0, INT64_MAX, "seed of the positions and fresh net");
+}
+
+int Main(int argc, char** argv) {
+  Args args("serve_soak",
+            "Soak test of `renju serve`: many clients for a long time while "
+            "a stand-in trainer publishes a new best model every "
+            "--swap-seconds. Fails on any failed request other than by "
+            "deadline, a published generation never answered, or RSS "
+            "growth.");
+  AddSoakFlags(args);
   if (int code = commands::ParseOrExit(args, {argv + 1, argv + argc});
       code >= 0) {
     return code;
