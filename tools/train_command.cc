@@ -33,6 +33,64 @@ namespace renju::commands {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// A resumed run's config, the one in its folder (`paths.root`, set here).
+absl::StatusOr<pb::RunConfig> LoadResumedTrainConfig(const Args& args,
+                                                     RunPaths& paths) {
+  if (!args.GetString("override").empty()) {
+    return absl::InvalidArgumentError(
+        "--override applies to a new run; a resumed run keeps its "
+        "config.textproto");
+  }
+  paths.root = args.GetString("resume");
+  return LoadRunConfig(paths.config().string());
+}
+
+// A new run's config: --config with --override, checked, its anchors'
+// model paths made absolute.
+absl::StatusOr<pb::RunConfig> LoadNewTrainConfig(const Args& args) {
+  absl::StatusOr<pb::RunConfig> config =
+      LoadRunConfig(args.GetString("config"));
+  if (!config.ok()) return config.status();
+  if (!args.GetString("override").empty()) {
+    config = OverrideRunConfig(*config, args.GetString("override"),
+                               "--override");
+    if (!config.ok()) return config.status();
+  }
+  // The trainer checks this too, but only after the run folder exists.
+  if (absl::Status s = CheckAnchorFiles(config->arena()); !s.ok()) return s;
+  if (absl::Status s = CheckGatingCanDecide(config->arena()); !s.ok()) {
+    return s;
+  }
+  // The run folder's config must work from wherever the run is resumed.
+  for (pb::AnchorPlayer& anchor : *config->mutable_arena()->mutable_anchors()) {
+    if (anchor.has_model() && !anchor.model().path().empty()) {
+      anchor.mutable_model()->set_path(
+          fs::absolute(anchor.model().path()).lexically_normal().string());
+    }
+  }
+  return config;
+}
+
+// A new run's folder (`paths.root`, set here), which must be empty, with
+// its config written there.
+absl::Status CreateTrainRunDir(const Args& args, const pb::RunConfig& config,
+                               RunPaths& paths) {
+  paths.root = args.GetString("run-dir").empty() ? DefaultRunDir(config)
+                                                : args.GetString("run-dir");
+  std::error_code error;
+  if (fs::exists(paths.root) && !fs::is_empty(paths.root, error)) {
+    return absl::AlreadyExistsError(absl::StrCat(
+        "run folder ", paths.root.string(),
+        " is not empty; continue it with --resume ", paths.root.string()));
+  }
+  fs::create_directories(paths.root, error);
+  return WriteFileAtomically(paths.config().string(), RunConfigText(config));
+}
+
+}  // namespace
+
 int Train(const Argv& argv) {
   Args args("train",
             "Runs the whole loop on this machine: a trainer, self-play workers "
@@ -59,48 +117,12 @@ int Train(const Argv& argv) {
   RunPaths paths;
   absl::StatusOr<pb::RunConfig> config;
   if (!args.GetString("resume").empty()) {
-    if (!args.GetString("override").empty()) {
-      return Fail(absl::InvalidArgumentError(
-          "--override applies to a new run; a resumed run keeps its "
-          "config.textproto"));
-    }
-    paths.root = args.GetString("resume");
-    config = LoadRunConfig(paths.config().string());
+    config = LoadResumedTrainConfig(args, paths);
     if (!config.ok()) return Fail(config.status());
   } else {
-    config = LoadRunConfig(args.GetString("config"));
+    config = LoadNewTrainConfig(args);
     if (!config.ok()) return Fail(config.status());
-    if (!args.GetString("override").empty()) {
-      config = OverrideRunConfig(*config, args.GetString("override"),
-                                 "--override");
-      if (!config.ok()) return Fail(config.status());
-    }
-    // The trainer checks this too, but only after the run folder exists.
-    if (absl::Status s = CheckAnchorFiles(config->arena()); !s.ok()) {
-      return Fail(s);
-    }
-    if (absl::Status s = CheckGatingCanDecide(config->arena()); !s.ok()) {
-      return Fail(s);
-    }
-    // The run folder's config must work from wherever the run is resumed.
-    for (pb::AnchorPlayer& anchor : *config->mutable_arena()->mutable_anchors()) {
-      if (anchor.has_model() && !anchor.model().path().empty()) {
-        anchor.mutable_model()->set_path(
-            fs::absolute(anchor.model().path()).lexically_normal().string());
-      }
-    }
-    paths.root = args.GetString("run-dir").empty() ? DefaultRunDir(*config)
-                                                  : args.GetString("run-dir");
-    std::error_code error;
-    if (fs::exists(paths.root) && !fs::is_empty(paths.root, error)) {
-      return Fail(absl::AlreadyExistsError(absl::StrCat(
-          "run folder ", paths.root.string(),
-          " is not empty; continue it with --resume ", paths.root.string())));
-    }
-    fs::create_directories(paths.root, error);
-    if (absl::Status s = WriteFileAtomically(paths.config().string(),
-                                             RunConfigText(*config));
-        !s.ok()) {
+    if (absl::Status s = CreateTrainRunDir(args, *config, paths); !s.ok()) {
       return Fail(s);
     }
   }
