@@ -1,6 +1,5 @@
 // `renju trainer` refuses a worker-token file it cannot trust (malformed, or
-// open to group or others) before it
-// creates anything. The first case runs the binary; the second calls the
+// open to group or others) before it creates anything. The first case runs the binary; the second calls the
 // command in-process (run_command.h says why).
 #include <sys/stat.h>
 #include <unistd.h>
