@@ -1,6 +1,7 @@
 #include "base/file_util.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,7 +11,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 
 namespace renju {
 namespace {
@@ -36,6 +39,48 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
   std::ostringstream out;
   out << in.rdbuf();
   return out.str();
+}
+
+absl::StatusOr<std::string> ReadSecretFile(const std::string& path) {
+  // The mode is that of the file read (fstat on the open descriptor), not of
+  // whatever the name pointed at a moment earlier.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    const int error = errno;
+    return absl::NotFoundError(absl::StrCat("cannot read secret file ", path,
+                                            ": ", std::strerror(error)));
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    ::close(fd);
+    return Errno("cannot stat", path);
+  }
+  if ((st.st_mode & 077) != 0) {
+    ::close(fd);
+    return absl::PermissionDeniedError(absl::StrFormat(
+        "secret file %s has mode %04o, open to group or others; "
+        "chmod 600 %s",
+        path, st.st_mode & 07777, path));
+  }
+  std::string text;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      ::close(fd);
+      return Errno("cannot read", path);
+    }
+    if (n == 0) break;
+    text.append(buffer, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  text.resize(absl::StripTrailingAsciiWhitespace(text).size());
+  if (text.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("secret file ", path, " is empty"));
+  }
+  return text;
 }
 
 absl::Status WriteFileAtomically(const std::string& path,

@@ -1,6 +1,7 @@
 // Small file helpers every room shares: whole-file reads, atomic writes
 // (write a temporary file, fsync, rename), so a crash never leaves half a
-// file under the final name, and the check for names that become files.
+// file under the final name, secret files with ssh's permission check, and
+// the check for names that become files.
 // SHA-256 lives in rpc/sha256.h (it needs OpenSSL).
 #ifndef RENJU_BASE_FILE_UTIL_H_
 #define RENJU_BASE_FILE_UTIL_H_
@@ -15,6 +16,12 @@ namespace renju {
 absl::StatusOr<std::string> ReadFile(const std::string& path);
 absl::Status WriteFileAtomically(const std::string& path,
                                  absl::string_view bytes);
+
+// A secret (a bearer token, a tokens file) read once at start-up, the way
+// ssh reads a private key: refused, naming the file, if its mode lets the
+// group or others read or write it (mode & 077), if it is missing, or if
+// nothing is left after trailing whitespace (the newline) is stripped.
+absl::StatusOr<std::string> ReadSecretFile(const std::string& path);
 
 // Uids and worker ids become file names: letters, digits, '-', '_', '.'.
 bool IsSafeName(const std::string& name);

@@ -326,6 +326,9 @@ void CheckServer(Checker& c, const pb::ServerConfig& s) {
   c.Range<int64_t>("server.max_time_ms", s.max_time_ms(), 1, 600000);
   c.Range("server.max_evaluate_positions", s.max_evaluate_positions(), 1, 4096);
   c.Range("server.max_candidates", s.max_candidates(), 1, 225);
+  c.Range("server.max_searches_per_client", s.max_searches_per_client(), 1,
+          1024);
+  c.Range("server.max_searches", s.max_searches(), 1, 4096);
   c.Range("server.model_poll_seconds", s.model_poll_seconds(), 1, 3600);
   c.Range("server.tree_cache_trees", s.tree_cache_trees(), 0, 1024);
   c.Range("server.tree_cache_seconds", s.tree_cache_seconds(), 1, 86400);

@@ -11,6 +11,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "base/logging.h"
+#include "inference/inference_service.h"
 #include "http/http_server.h"
 #include "inference/http_api.h"
 #include "rpc/bearer_token.h"
@@ -40,9 +41,10 @@ int HttpStatusOf(const grpc::Status& status) {
       return 401;
     case grpc::StatusCode::DEADLINE_EXCEEDED:
       return 504;
+    case grpc::StatusCode::RESOURCE_EXHAUSTED:
+      return 429;  // server.max_searches(_per_client)
     case grpc::StatusCode::CANCELLED:
     case grpc::StatusCode::UNAVAILABLE:
-    case grpc::StatusCode::RESOURCE_EXHAUSTED:
       return 503;
     default:
       return 500;
@@ -226,6 +228,10 @@ void HttpFrontend::HandleSuggest(const httplib::Request& request,
   grpc::ClientContext context;
   if (!options_.token.empty()) {
     context.AddMetadata("authorization", "Bearer " + options_.token);
+  }
+  if (!options_.frontend_secret.empty()) {
+    context.AddMetadata(kFrontendSecretHeader, options_.frontend_secret);
+    context.AddMetadata(kHttpClientHeader, request.remote_addr);
   }
   const int64_t budget_ms = parsed.suggest.time_ms() > 0
                                 ? parsed.suggest.time_ms()

@@ -69,6 +69,11 @@ struct HttpFrontendOptions {
   // HTTPS with this certificate chain and key (PEM files); empty: HTTP.
   std::string tls_cert_chain;
   std::string tls_private_key;
+  // The service's InferenceServiceOptions::frontend_secret: sent with each
+  // Suggest beside the HTTP client's address, so that the per-client search
+  // limit counts each HTTP client on its own. Empty: all HTTP clients count
+  // as the frontend.
+  std::string frontend_secret;
 };
 
 class HttpFrontend {

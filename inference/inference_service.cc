@@ -6,12 +6,14 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "base/logging.h"
 #include "config/config.h"
 #include "inference/opening_suggestion.h"
+#include "rpc/bearer_token.h"
 #include "rpc/game_record.h"
 #include "search/node.h"
 #include "search/opening_player.h"
@@ -302,6 +304,8 @@ InferenceService::InferenceService(const pb::RunConfig& config,
     : config_(config),
       trainer_(trainer),
       options_(options),
+      limiter_(config.server().max_searches_per_client(),
+               config.server().max_searches()),
       model_(std::move(model)) {
   if (!options_.token.empty()) tokens_[options_.token] = "client";
   const pb::EvaluatorConfig& evaluator = config_.server().evaluator();
@@ -340,6 +344,33 @@ int InferenceService::MaxRequestBytes() const {
   return 65536 + config_.server().max_evaluate_positions() * (64 + 24 * area);
 }
 
+std::string SuggestClientKey(const grpc::ServerContext& context,
+                             const std::string& frontend_secret) {
+  const auto& metadata = context.client_metadata();
+  auto value = [&metadata](const char* key) -> std::optional<std::string> {
+    auto it = metadata.find(key);
+    if (it == metadata.end()) return std::nullopt;
+    return std::string(it->second.data(), it->second.size());
+  };
+  if (!frontend_secret.empty()) {
+    const std::optional<std::string> secret = value(kFrontendSecretHeader);
+    const std::optional<std::string> http = value(kHttpClientHeader);
+    if (secret && http && SecretEquals(frontend_secret, *secret)) {
+      return absl::StrCat("http:", *http);
+    }
+  }
+  if (std::optional<std::string> token = value("authorization")) {
+    return absl::StrCat("token:", *token);
+  }
+  // "ipv4:10.0.0.1:5000", "ipv6:[::1]:5000": one client per address.
+  const std::string peer = context.peer();
+  const size_t port = peer.rfind(':');
+  const size_t scheme = peer.find(':');
+  return absl::StrCat("peer:", port != std::string::npos && port > scheme
+                                   ? peer.substr(0, port)
+                                   : peer);
+}
+
 grpc::Status InferenceService::CheckToken(
     const grpc::ServerContext& context) const {
   if (tokens_.empty()) return grpc::Status::OK;
@@ -351,6 +382,19 @@ grpc::Status InferenceService::Suggest(grpc::ServerContext* context,
                                        const pb::SuggestRequest* request,
                                        pb::SuggestResponse* response) {
   if (grpc::Status s = CheckToken(*context); !s.ok()) return s;
+  // Refused at once, not queued: a client over its share waits on no one.
+  const std::string client =
+      SuggestClientKey(*context, options_.frontend_secret);
+  std::optional<RequestLimiter::Lease> lease = limiter_.TryAcquire(client);
+  if (!lease) {
+    return grpc::Status(
+        grpc::StatusCode::RESOURCE_EXHAUSTED,
+        absl::StrCat("too many searches at once (server.max_searches_per_"
+                     "client ",
+                     config_.server().max_searches_per_client(),
+                     ", server.max_searches ", config_.server().max_searches(),
+                     "); try again when one has finished"));
+  }
   const std::shared_ptr<const ServedModel> model = this->model();
   return RunSuggest(*context, *request, model, *response);
 }

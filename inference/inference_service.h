@@ -41,6 +41,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "base/notification.h"
+#include "inference/request_limiter.h"
 #include "inference/tree_cache.h"
 #include "nn/evaluator_stack.h"
 #include "proto/config.pb.h"
@@ -73,7 +74,22 @@ struct InferenceServiceOptions {
   std::string token;
   // Seeds the searches' randomness (request n uses stream n).
   uint64_t seed = 1;
+  // Shared with this process's HTTP frontend (HttpFrontendOptions): a call
+  // carrying it in kFrontendSecretHeader is the frontend's, and counts
+  // against the limits as the HTTP client named in kHttpClientHeader.
+  // Empty: no call is taken for the frontend's.
+  std::string frontend_secret;
 };
+
+// Metadata of the HTTP frontend's Suggest calls (see frontend_secret).
+inline constexpr char kFrontendSecretHeader[] = "x-renju-frontend";
+inline constexpr char kHttpClientHeader[] = "x-renju-http-client";
+
+// The key a Suggest counts under in server.max_searches_per_client: the
+// frontend's HTTP client's address, else the bearer token, else the peer's
+// address without its port.
+std::string SuggestClientKey(const grpc::ServerContext& context,
+                             const std::string& frontend_secret);
 
 class InferenceService final : public pb::Inference::Service {
  public:
@@ -125,6 +141,7 @@ class InferenceService final : public pb::Inference::Service {
   std::map<std::string, std::string> tokens_;
   std::unique_ptr<TaskPool> pool_;
   std::unique_ptr<TreeCache> tree_cache_;  // null: tree reuse off
+  RequestLimiter limiter_;  // server.max_searches(_per_client)
   std::atomic<uint64_t> requests_{0};
 
   // std::mutex, which ThreadSanitizer sees, unlike Debian's uninstrumented

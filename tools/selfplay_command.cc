@@ -21,6 +21,7 @@
 #include "selfplay/selfplay_stats.h"
 #include "selfplay/worker.h"
 #include "tools/command_util.h"
+#include "tools/token_flags.h"
 
 namespace renju::commands {
 namespace {
@@ -70,11 +71,11 @@ EvaluatorText RemoteText(std::shared_ptr<RemoteEvaluator> remote) {
 // --evaluator HOST:PORT: the inference server's network, batched per RPC as
 // the local evaluator would batch its forwards.
 absl::StatusOr<std::shared_ptr<RemoteEvaluator>> ConnectEvaluator(
-    const pb::RunConfig& config, const Args& args) {
+    const pb::RunConfig& config, const Args& args,
+    const std::string& token) {
   RemoteEvaluatorOptions options;
   options.channel = {args.GetString("evaluator"),
-                     args.GetString("evaluator-tls-root-cert"), "",
-                     args.GetString("evaluator-token")};
+                     args.GetString("evaluator-tls-root-cert"), "", token};
   options.max_batch_size = config.selfplay().evaluator().max_batch_size();
   options.max_wait_us = config.selfplay().evaluator().max_wait_us();
   absl::StatusOr<std::unique_ptr<RemoteEvaluator>> remote =
@@ -83,7 +84,8 @@ absl::StatusOr<std::shared_ptr<RemoteEvaluator>> ConnectEvaluator(
   return std::shared_ptr<RemoteEvaluator>(std::move(*remote));
 }
 
-int RunOffline(const pb::RunConfig& config, const Args& args) {
+int RunOffline(const pb::RunConfig& config, const Args& args,
+               const std::string& evaluator_token) {
   absl::StatusOr<GameDirectory> out = GameDirectory::Open(args.GetString("out"));
   if (!out.ok()) return Fail(out.status());
   SelfplayRunner::EvaluatorSource source;
@@ -98,7 +100,7 @@ int RunOffline(const pb::RunConfig& config, const Args& args) {
     evaluator_text = StackText(shared);
   } else {
     absl::StatusOr<std::shared_ptr<RemoteEvaluator>> remote =
-        ConnectEvaluator(config, args);
+        ConnectEvaluator(config, args, evaluator_token);
     if (!remote.ok()) return Fail(remote.status());
     std::shared_ptr<RemoteEvaluator> shared = *remote;
     source = [shared] { return GameModel(shared, shared->generation()); };
@@ -144,13 +146,15 @@ int Selfplay(const Argv& argv) {
   args.AddString("out", "selfplay-games", "directory for finished games");
   args.AddString("model", "", "checkpoint to play (default: a fresh network)");
   args.AddString("trainer", "", "trainer HOST:PORT to upload to");
-  args.AddString("token", "", "worker token for the trainer");
+  AddTokenFlags(args, "token", "worker token for the trainer",
+                TokenEnv::kRenjuToken);
   args.AddString("tls-root-cert", "", "PEM file to verify the trainer's TLS");
   args.AddString("worker-id", "local", "worker name (letters, digits, -_.)");
   args.AddString("evaluator", "",
                  "inference server HOST:PORT whose network evaluates "
                  "positions (instead of a local --model)");
-  args.AddString("evaluator-token", "", "bearer token for --evaluator");
+  AddTokenFlags(args, "evaluator-token", "bearer token for --evaluator",
+                TokenEnv::kNone);
   args.AddString("evaluator-tls-root-cert", "",
                  "PEM file to verify --evaluator's TLS");
   args.AddInt("seed", 1, 0, INT64_MAX, "seed of the games' randomness");
@@ -164,20 +168,26 @@ int Selfplay(const Argv& argv) {
         "selfplay: --model and --evaluator exclude each other (the server "
         "chooses the model)"));
   }
+  absl::StatusOr<std::string> token =
+      GetTokenFlag(args, "token", TokenEnv::kRenjuToken);
+  if (!token.ok()) return Fail(token.status());
+  absl::StatusOr<std::string> evaluator_token =
+      GetTokenFlag(args, "evaluator-token", TokenEnv::kNone);
+  if (!evaluator_token.ok()) return Fail(evaluator_token.status());
   absl::StatusOr<pb::RunConfig> config = LoadRunConfig(args.GetString("config"));
   if (!config.ok()) return Fail(config.status());
   StopOnSignals();
   if (!args.GetString("trainer").empty()) {
     WorkerOptions options;
     options.trainer = {args.GetString("trainer"), args.GetString("tls-root-cert"),
-                       "", args.GetString("token")};
+                       "", *token};
     options.worker_id = args.GetString("worker-id");
     options.pending_dir = args.GetString("out");
     options.max_games = args.GetInt("games");
     options.seed = static_cast<uint64_t>(args.GetInt("seed"));
     if (!args.GetString("evaluator").empty()) {
       absl::StatusOr<std::shared_ptr<RemoteEvaluator>> remote =
-          ConnectEvaluator(*config, args);
+          ConnectEvaluator(*config, args, *evaluator_token);
       if (!remote.ok()) return Fail(remote.status());
       std::shared_ptr<RemoteEvaluator> shared = *remote;
       options.evaluators = [shared] {
@@ -188,7 +198,7 @@ int Selfplay(const Argv& argv) {
     if (!s.ok()) return Fail(s);
     return interrupted ? 130 : 0;
   }
-  return RunOffline(*config, args);
+  return RunOffline(*config, args, *evaluator_token);
 }
 
 int SelfplayStats(const Argv& argv) {

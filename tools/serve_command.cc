@@ -20,22 +20,25 @@
 #include "inference/inference_server.h"
 #include "tools/command_util.h"
 #include "tools/default_model.h"
+#include "tools/token_flags.h"
 #include "trainer/run_page.h"
 
 namespace renju::commands {
 namespace {
 
-InferenceServerOptions ServerOptionsOf(const Args& args) {
+InferenceServerOptions ServerOptionsOf(const Args& args,
+                                       const std::string& trainer_token,
+                                       const std::string& token) {
   InferenceServerOptions options;
   options.model = args.GetString("model");
   options.trainer = {args.GetString("trainer"), args.GetString("tls-root-cert"),
-                     "", args.GetString("trainer-token")};
+                     "", trainer_token};
   options.model_dir = args.GetString("model-dir");
   options.listen = args.GetString("listen");
   options.address_file = args.GetString("address-file");
   options.tls = {args.GetString("tls-cert"), args.GetString("tls-key"),
                  args.GetString("tls-client-ca")};
-  options.token = args.GetString("token");
+  options.token = token;
   options.http_listen = args.GetString("http");
   options.seed = static_cast<uint64_t>(args.GetInt("seed"));
   RunPageOptions run_page;
@@ -63,7 +66,8 @@ int Serve(const Argv& argv) {
                  "checkpoint to serve (default without --trainer: the "
                  "shipped default model)");
   args.AddString("trainer", "", "trainer HOST:PORT whose best model to serve");
-  args.AddString("trainer-token", "", "worker token for the trainer");
+  AddTokenFlags(args, "trainer-token", "worker token for the trainer",
+                TokenEnv::kNone);
   args.AddString("tls-root-cert", "", "PEM file to verify the trainer's TLS");
   args.AddString("model-dir", "serve-models",
                  "where models fetched from the trainer are written");
@@ -74,8 +78,9 @@ int Serve(const Argv& argv) {
   args.AddString("tls-cert", "", "PEM certificate chain (enables TLS)");
   args.AddString("tls-key", "", "PEM private key for --tls-cert");
   args.AddString("tls-client-ca", "", "PEM CA to require client certificates");
-  args.AddString("token", "",
-                 "require this bearer token from clients (gRPC and HTTP)");
+  AddTokenFlags(args, "token",
+                "require this bearer token from clients (gRPC and HTTP)",
+                TokenEnv::kRenjuToken);
   args.AddString("http", "",
                  "also serve the board page and its JSON API on this "
                  "HOST:PORT (e.g. 127.0.0.1:8080; port 0: any free port; "
@@ -96,7 +101,14 @@ int Serve(const Argv& argv) {
           " is not a folder")));
     }
   }
-  InferenceServerOptions options = ServerOptionsOf(args);
+  absl::StatusOr<std::string> trainer_token =
+      GetTokenFlag(args, "trainer-token", TokenEnv::kNone);
+  if (!trainer_token.ok()) return Fail(trainer_token.status());
+  absl::StatusOr<std::string> token =
+      GetTokenFlag(args, "token", TokenEnv::kRenjuToken);
+  if (!token.ok()) return Fail(token.status());
+  InferenceServerOptions options =
+      ServerOptionsOf(args, *trainer_token, *token);
   if (!options.model.empty() && !options.trainer.address.empty()) {
     return Fail(absl::InvalidArgumentError(
         "serve: give one of --model PATH and --trainer HOST:PORT, not both"));

@@ -17,6 +17,7 @@
 #include "rpc/rpc.h"
 #include "rules/opening.h"
 #include "tools/command_util.h"
+#include "tools/token_flags.h"
 
 namespace renju::commands {
 namespace {
@@ -216,19 +217,23 @@ int Suggest(const Argv& argv) {
   args.AddBool("json",
                "print one JSON object instead of a table (opening scores "
                "there are win - loss, -1..1)");
-  args.AddString("token", "", "bearer token the server requires");
+  AddTokenFlags(args, "token", "bearer token the server requires",
+                TokenEnv::kRenjuToken);
   args.AddString("tls-root-cert", "", "PEM file to verify the server's TLS");
   if (int code = ParseOrExit(args, argv); code >= 0) return code;
 
+  absl::StatusOr<std::string> token =
+      GetTokenFlag(args, "token", TokenEnv::kRenjuToken);
+  if (!token.ok()) return Fail(token.status());
   absl::StatusOr<pb::SuggestRequest> request = BuildRequest(args);
   if (!request.ok()) return Fail(request.status());
   absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
       MakeChannel({args.GetString("server"), args.GetString("tls-root-cert"),
-                   "", args.GetString("token")});
+                   "", *token});
   if (!channel.ok()) return Fail(channel.status());
   std::unique_ptr<pb::Inference::Stub> stub = pb::Inference::NewStub(*channel);
   grpc::ClientContext context;
-  PrepareContext(context, args.GetString("token"), args.GetInt("deadline-ms"));
+  PrepareContext(context, *token, args.GetInt("deadline-ms"));
   pb::SuggestResponse response;
   const grpc::Status status = stub->Suggest(&context, *request, &response);
   if (!status.ok()) {

@@ -44,7 +44,8 @@ int Trainer(const Argv& argv) {
                  "--tls-key");
   args.AddString("http-address-file", "",
                  "write the run page's address (http://HOST:PORT/) here");
-  args.AddString("tokens", "", "file of '<worker-id> <token>' lines");
+  args.AddString("tokens", "",
+                 "file of '<worker-id> <token>' lines (mode 0600 or stricter)");
   args.AddString("tls-cert", "", "PEM certificate chain (enables TLS)");
   args.AddString("tls-key", "", "PEM private key");
   args.AddString("tls-client-ca", "", "PEM CA to require client certificates");

@@ -174,7 +174,8 @@ absl::StatusOr<std::map<std::string, std::string>> ReadTokens(
     const std::string& path) {
   std::map<std::string, std::string> tokens;
   if (path.empty()) return tokens;
-  absl::StatusOr<std::string> text = ReadFile(path);
+  // A secret like a key: refused when group or others may read it.
+  absl::StatusOr<std::string> text = ReadSecretFile(path);
   if (!text.ok()) return text.status();
   int number = 0;
   for (absl::string_view line : absl::StrSplit(*text, '\n')) {

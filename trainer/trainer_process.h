@@ -51,7 +51,8 @@ absl::Status RunTrainerProcess(const pb::RunConfig& config,
                                const TrainerProcessOptions& options);
 
 // Worker tokens from a file of "<worker-id> <token>" lines ('#' comments):
-// token -> worker id. An empty path gives no tokens.
+// token -> worker id. An empty path gives no tokens. The file is read with
+// ReadSecretFile (base/file_util.h): refused if group or others may read it.
 absl::StatusOr<std::map<std::string, std::string>> ReadTokens(
     const std::string& path);
 

@@ -238,6 +238,12 @@ TEST(ConfigTest, OpeningPlayerFieldsAreCheckedAndConverted) {
   EXPECT_EQ(std::string(config.status().message()),
             "config b: arena.search.opening_candidate_visits = 0 is outside "
             "1..1000000");
+  config = ParseRunConfig("server { max_searches_per_client: 0 }", "s");
+  EXPECT_EQ(std::string(config.status().message()),
+            "config s: server.max_searches_per_client = 0 is outside 1..1024");
+  config = ParseRunConfig("server { max_searches: 4097 }", "t");
+  EXPECT_EQ(std::string(config.status().message()),
+            "config t: server.max_searches = 4097 is outside 1..4096");
   config =
       ParseRunConfig("selfplay { search { opening_max_candidates: 226 } }", "c");
   EXPECT_EQ(std::string(config.status().message()),

@@ -5,6 +5,7 @@
 // as a process, the rest call the commands in-process (run_command.h says
 // why).
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "gomocup/search_brain.h"
@@ -79,6 +81,7 @@ class ServeProcess {
   const std::string& address() const { return address_; }
   // "http://HOST:PORT/" with --http.
   const std::string& http_url() const { return http_url_; }
+  pid_t pid() const { return pid_; }
 
  private:
   // The rest of `line` after `prefix` into `out`, without the newline.
@@ -290,6 +293,64 @@ TEST_F(ServeCommandTest, HttpServesThePageAndRefusesBadInput) {
       commands::Suggest, {"--server", server.address(), "--token", "t0ken",
                           "--moves", "h8", "--visits", "8"});
   EXPECT_EQ(grpc.exit_code, 0) << grpc.out;
+  EXPECT_EQ(server.Stop(), 0);
+}
+
+// Issue 32: tokens from files (mode 0600) and RENJU_TOKEN, never in argv.
+TEST_F(ServeCommandTest, TokenFilesKeepTheTokenOutOfArgv) {
+  const std::string secret = "file-t0ken-4f9c2a";
+  const std::string token_file = (dir_ / "token").string();
+  std::ofstream(token_file) << secret << "\n";
+  ASSERT_EQ(::chmod(token_file.c_str(), 0600), 0);
+  ServeProcess server({"--config", config_path_, "--model", model_,
+                       "--listen", "127.0.0.1:0", "--token-file", token_file});
+  ASSERT_FALSE(server.address().empty()) << "the server did not start";
+
+  // `ps` reads /proc/PID/cmdline: the path is there, the token is not.
+  std::ifstream cmdline("/proc/" + std::to_string(server.pid()) + "/cmdline");
+  std::stringstream argv;
+  argv << cmdline.rdbuf();
+  EXPECT_NE(argv.str().find(token_file), std::string::npos) << argv.str();
+  EXPECT_EQ(argv.str().find(secret), std::string::npos) << argv.str();
+
+  const std::string ask = " --moves h8 --visits 8";
+  testing::CommandResult with_file = testing::RunRenju(
+      "suggest --server " + server.address() + " --token-file " + token_file +
+      ask + " 2>&1");
+  EXPECT_EQ(with_file.exit_code, 0) << with_file.out;
+  testing::CommandResult without = testing::RunRenju(
+      "suggest --server " + server.address() + ask + " 2>&1");
+  EXPECT_EQ(without.exit_code, 1) << without.out;
+
+  // RENJU_TOKEN stands for --token; the flag wins over it.
+  const std::vector<std::string> base = {"--server", server.address(),
+                                         "--moves", "h8", "--visits", "8"};
+  ASSERT_EQ(::setenv("RENJU_TOKEN", secret.c_str(), 1), 0);
+  testing::CommandResult from_env = RunCommand(commands::Suggest, base);
+  EXPECT_EQ(from_env.exit_code, 0) << from_env.out;
+  std::vector<std::string> wrong_flag = base;
+  wrong_flag.insert(wrong_flag.end(), {"--token", "not-the-token"});
+  EXPECT_EQ(RunCommand(commands::Suggest, wrong_flag, Stderr::kCaptured)
+                .exit_code,
+            1);
+  ASSERT_EQ(::unsetenv("RENJU_TOKEN"), 0);
+
+  // Both forms at once, and a file others may read, are refused.
+  std::vector<std::string> both = base;
+  both.insert(both.end(),
+              {"--token", secret, "--token-file", token_file});
+  testing::CommandResult twice =
+      RunCommand(commands::Suggest, both, Stderr::kCaptured);
+  EXPECT_EQ(twice.exit_code, 1);
+  EXPECT_NE(twice.out.find("not both"), std::string::npos) << twice.out;
+  ASSERT_EQ(::chmod(token_file.c_str(), 0644), 0);
+  std::vector<std::string> open_file = base;
+  open_file.insert(open_file.end(), {"--token-file", token_file});
+  testing::CommandResult refused =
+      RunCommand(commands::Suggest, open_file, Stderr::kCaptured);
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.out.find(token_file + " has mode 0644"), std::string::npos)
+      << refused.out;
   EXPECT_EQ(server.Stop(), 0);
 }
 

@@ -1,6 +1,7 @@
-// `renju trainer` refuses a worker-token file it cannot trust before it
-// creates anything. The first case runs the binary; the second calls the
+// `renju trainer` refuses a worker-token file it cannot trust (malformed, or
+// open to group or others) before it creates anything. The first case runs the binary; the second calls the
 // command in-process (run_command.h says why).
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -31,9 +32,11 @@ class TrainerCommandTest : public ::testing::Test {
   // Runs the trainer with `tokens` as its token file, as a process or
   // in-process; returns its output.
   testing::CommandResult RunWithTokens(const std::string& tokens,
-                                       bool process = false) {
+                                       bool process = false,
+                                       mode_t mode = 0600) {
     const fs::path file = dir_ / "tokens.txt";
     std::ofstream(file) << tokens;
+    ::chmod(file.c_str(), mode);
     const char config[] = RENJU_SOURCE_DIR "/tests/data/e2e.textproto";
     if (process) {
       return RunRenju(std::string("trainer --config ") + config +
@@ -55,6 +58,16 @@ TEST_F(TrainerCommandTest, TokenFileWithoutTokensIsAnError) {
       RunWithTokens("# workers\n\n", /*process=*/true);
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("tokens.txt: no '<worker-id> <token>' lines"),
+            std::string::npos)
+      << r.out;
+  EXPECT_FALSE(fs::exists(dir_ / "run")) << "the run folder was created";
+}
+
+TEST_F(TrainerCommandTest, TokenFileOthersCanReadIsRefused) {
+  const testing::CommandResult r =
+      RunWithTokens("w1 0123456789abcdef\n", /*process=*/false, 0644);
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find((dir_ / "tokens.txt").string() + " has mode 0644"),
             std::string::npos)
       << r.out;
   EXPECT_FALSE(fs::exists(dir_ / "run")) << "the run folder was created";
