@@ -12,7 +12,10 @@
 #
 #   bench/gathering_arena.sh --before PATH [--renju PATH] [--model FILE]
 #       [--turn-ms 1000 | --visits N] [--threads 1] [--games 200]
-#       [--concurrent 2] [--out DIR]
+#       [--concurrent 2] [--minibatch N] [--out DIR]
+#
+# --minibatch N gives this tree's engine server.search.minibatch_size N
+# (the earlier build knows no such field) instead of its play-time default.
 #
 # --visits N sends INFO max_node N with a 60 s turn: a match at equal
 # visits. Prints renju arena's progress and report (Elo of this tree's
@@ -28,6 +31,7 @@ visits=0
 threads=1
 games=200
 concurrent=2
+minibatch=0
 out=gathering-arena
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -39,6 +43,7 @@ while [[ $# -gt 0 ]]; do
     --threads) threads="$2"; shift 2 ;;
     --games) games="$2"; shift 2 ;;
     --concurrent) concurrent="$2"; shift 2 ;;
+    --minibatch) minibatch="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     *) echo "gathering_arena: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -66,14 +71,19 @@ grep -q "server_threads: $threads" "$out/engine.textproto" || {
   exit 2
 }
 
+cp "$out/engine.textproto" "$out/this.textproto"
+if ((minibatch > 0)); then
+  sed -i "s/^    threads: $threads\$/&\n    minibatch_size: $minibatch/" "$out/this.textproto"
+fi
+
 engine() {
-  echo "engine:$1 gomocup --brain search --config $(realpath "$out/engine.textproto") --model $model"
+  echo "engine:$1 gomocup --brain search --config $(realpath "$out/$2.textproto") --model $model"
 }
 limits=(--engine-turn-ms "$turn_ms")
 if ((visits > 0)); then
   limits=(--engine-turn-ms 60000 --engine-max-nodes "$visits")
 fi
 exec "$renju" arena --config "$config" \
-  --a "$(engine "$renju")" --b "$(engine "$before")" \
+  --a "$(engine "$renju" this)" --b "$(engine "$before" engine)" \
   --games "$games" --concurrent "$concurrent" "${limits[@]}" \
   --out "$out/games"

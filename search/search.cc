@@ -169,8 +169,8 @@ void Search::PrepareRoot(RunState& run, Random& rng) {
   }
   if (gumbel) run.gumbel.emplace(*root_, params_, max_visits, rng);
   // Virtual loss bends a search by about the share of its budget in flight:
-  // a small budget gathers at most an eighth of it at once, so the
-  // opening player's 16-visit valuations stay as sequential ones are.
+  // a small budget gathers at most 1/kMinVisitsPerGatheredLeaf of it at
+  // once, so the opening player's 16-visit valuations stay sequential.
   run.minibatch_size = params_.minibatch_size;
   if (max_visits > 0) {
     run.minibatch_size = static_cast<int>(std::clamp<int64_t>(

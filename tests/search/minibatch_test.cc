@@ -136,9 +136,9 @@ TEST(MinibatchTest, MinibatchOfOneAsksOneLeafAtATime) {
   for (size_t s : evaluator.sizes()) EXPECT_EQ(s, 1u);
 }
 
-TEST(MinibatchTest, ASmallBudgetGathersAtMostAnEighthOfIt) {
+TEST(MinibatchTest, ASmallBudgetGathersAFixedShareOfIt) {
   Game game = MakeGame("h8 i9", "h9 i8");
-  SearchParams params = Gathering(40, 16);
+  SearchParams params = Gathering(160, 16);
   params.tactics = false;
   BatchRecordingEvaluator evaluator;
   Search search(params, evaluator, game);
@@ -146,7 +146,8 @@ TEST(MinibatchTest, ASmallBudgetGathersAtMostAnEighthOfIt) {
   ASSERT_TRUE(search.Run(rng).ok());
   const std::vector<size_t> sizes = evaluator.sizes();
   ASSERT_FALSE(sizes.empty());
-  EXPECT_LE(*std::max_element(sizes.begin(), sizes.end()), 40u / 8);
+  EXPECT_LE(*std::max_element(sizes.begin(), sizes.end()),
+            160u / kMinVisitsPerGatheredLeaf);
 }
 
 TEST(MinibatchTest, GatheredSearchWithASeedIsDeterministic) {

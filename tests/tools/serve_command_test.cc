@@ -397,8 +397,10 @@ TEST_F(ServeCommandTest, SearchBrainNeverBlocksOnAForbiddenPoint) {
   ASSERT_TRUE(move.ok()) << move.status();
   EXPECT_TRUE(game->IsLegal(move->point())) << MoveName(*move);
 
-  // A time budget is used: the search runs until it is spent (a busy
-  // machine can only make that later) and then stops.
+  // A time budget is used: the search runs until no further gathered batch
+  // fits in it (a batch that would end past the budget does not start, so
+  // it may stop a batch's time early; a busy machine can only make that
+  // later) and then stops.
   Game open = *GameFromPosition(testing::MovesPosition({"h8", "h9"}));
   limits.budget_ms = 300;
   auto start = std::chrono::steady_clock::now();
@@ -406,7 +408,7 @@ TEST_F(ServeCommandTest, SearchBrainNeverBlocksOnAForbiddenPoint) {
   auto elapsed = std::chrono::steady_clock::now() - start;
   ASSERT_TRUE(move.ok()) << move.status();
   EXPECT_TRUE(open.IsLegal(move->point()));
-  EXPECT_GE(elapsed, std::chrono::milliseconds(300));
+  EXPECT_GE(elapsed, std::chrono::milliseconds(150));
   EXPECT_LT(elapsed, std::chrono::seconds(10));
 
   // A raised stop flag ends a search with ten minutes to spend at once,
