@@ -206,6 +206,14 @@ TEST(BatchedEvaluatorTest, ShortBatchesRunAfterTheDeadline) {
   EXPECT_DOUBLE_EQ(evaluator->stats().mean_batch_size(), 1.0);
 }
 
+// EvaluateBatch's arguments: a pointer to each element of `items`.
+template <typename T>
+std::vector<T*> PointersTo(std::vector<T>& items) {
+  std::vector<T*> out;
+  for (T& item : items) out.push_back(&item);
+  return out;
+}
+
 // A search's gathered leaves: one batch call, results as if each position
 // were forwarded alone, and no wait for other callers (the deadline is an
 // hour, so only the batch being due lets the forward run).
@@ -215,12 +223,8 @@ TEST(BatchedEvaluatorTest, ABatchCallRunsAtOnceAsOneForward) {
   std::vector<Game> games;
   for (int seed = 0; seed < 12; ++seed) games.push_back(RandomGame(seed, 30));
   std::vector<Evaluation> outs(games.size());
-  std::vector<Game*> game_ptrs;
-  std::vector<Evaluation*> out_ptrs;
-  for (size_t i = 0; i < games.size(); ++i) {
-    game_ptrs.push_back(&games[i]);
-    out_ptrs.push_back(&outs[i]);
-  }
+  std::vector<Game*> game_ptrs = PointersTo(games);
+  std::vector<Evaluation*> out_ptrs = PointersTo(outs);
   ASSERT_TRUE(evaluator->EvaluateBatch(game_ptrs, out_ptrs).ok());
   EXPECT_EQ(evaluator->stats().batches, 1);
   EXPECT_EQ(evaluator->stats().positions, 12);
@@ -236,12 +240,8 @@ TEST(BatchedEvaluatorTest, ABatchLargerThanTheLimitSplitsIntoForwards) {
   std::vector<Game> games;
   for (int seed = 0; seed < 10; ++seed) games.push_back(RandomGame(seed, 20));
   std::vector<Evaluation> outs(games.size());
-  std::vector<Game*> game_ptrs;
-  std::vector<Evaluation*> out_ptrs;
-  for (size_t i = 0; i < games.size(); ++i) {
-    game_ptrs.push_back(&games[i]);
-    out_ptrs.push_back(&outs[i]);
-  }
+  std::vector<Game*> game_ptrs = PointersTo(games);
+  std::vector<Evaluation*> out_ptrs = PointersTo(outs);
   ASSERT_TRUE(evaluator->EvaluateBatch(game_ptrs, out_ptrs).ok());
   EXPECT_EQ(evaluator->stats().batches, 3);  // 4 + 4 + 2
   for (size_t i = 0; i < games.size(); ++i) {
