@@ -105,7 +105,9 @@ TEST_F(InferenceServiceTest, SuggestHonoursATimeBudget) {
   const auto start = std::chrono::steady_clock::now();
   ASSERT_TRUE(Suggest(request, &response).ok());
   const auto elapsed = std::chrono::steady_clock::now() - start;
-  EXPECT_GE(elapsed, std::chrono::milliseconds(150));
+  // The budget is spent, less at most the last gathered batch, which does
+  // not start when it would end past it.
+  EXPECT_GE(elapsed, std::chrono::milliseconds(75));
   // Without the budget, only the server's 20 s cap would stop it.
   EXPECT_LT(elapsed, std::chrono::seconds(10));
   // How many visits fit in 150 ms is the machine's business (none, when
