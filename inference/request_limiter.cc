@@ -17,7 +17,7 @@ RequestLimiter::RequestLimiter(int per_client, int total)
 
 std::optional<RequestLimiter::Lease> RequestLimiter::TryAcquire(
     const std::string& client) {
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard<std::mutex> lock(mutex_);
   if (total_in_flight_ >= total_) return std::nullopt;
   int& mine = in_flight_[client];
   if (mine >= per_client_) return std::nullopt;
@@ -27,20 +27,20 @@ std::optional<RequestLimiter::Lease> RequestLimiter::TryAcquire(
 }
 
 void RequestLimiter::Release(const std::string& client) {
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard<std::mutex> lock(mutex_);
   --total_in_flight_;
   auto it = in_flight_.find(client);
   if (--it->second == 0) in_flight_.erase(it);  // no key outlives its calls
 }
 
 int RequestLimiter::InFlight(const std::string& client) const {
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard<std::mutex> lock(mutex_);
   auto it = in_flight_.find(client);
   return it == in_flight_.end() ? 0 : it->second;
 }
 
 int RequestLimiter::InFlight() const {
-  absl::MutexLock lock(&mutex_);
+  std::lock_guard<std::mutex> lock(mutex_);
   return total_in_flight_;
 }
 

@@ -7,11 +7,11 @@
 #define RENJU_INFERENCE_REQUEST_LIMITER_H_
 
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 
 namespace renju {
 
@@ -47,7 +47,9 @@ class RequestLimiter {
 
   const int per_client_;
   const int total_;
-  mutable absl::Mutex mutex_;
+  // A standard mutex, not Abseil's: ThreadSanitizer cannot see inside
+  // Debian's uninstrumented Abseil (base/notification.h).
+  mutable std::mutex mutex_;
   std::map<std::string, int> in_flight_ ABSL_GUARDED_BY(mutex_);
   int total_in_flight_ ABSL_GUARDED_BY(mutex_) = 0;
 };
