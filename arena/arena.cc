@@ -168,17 +168,17 @@ absl::StatusOr<ArenaGame> PlayRuleGame(const ArenaOptions& options,
   };
   if (absl::Status s = PlayOpening(*state, decide, stop); !s.ok()) {
     if (!absl::IsInternal(s)) return s;
-    return absl::InternalError(absl::StrCat(
-        "game ", record.uid(), " (first ", first.name(), ", second ",
-        second.name(), "): ", s.message()));
+    return absl::InternalError(absl::StrCat("game ", record.uid(), " (first ",
+                                            first.name(), ", second ",
+                                            second.name(), "): ", s.message()));
   }
   for (int p = 0; p < 2; ++p) {
     const std::string fallback = sides[p]->OpeningFallback();
     if (fallback.empty()) continue;
     ++((p == 0) == a_first ? game.swaps_a : game.swaps_b).fallback_games;
     RENJU_LOG(INFO) << "arena: " << players[p]->name() << " took the "
-                    << OpeningRuleName(*options.opening_rule)
-                    << " defaults in " << record.uid() << ": " << fallback;
+                    << OpeningRuleName(*options.opening_rule) << " defaults in "
+                    << record.uid() << ": " << fallback;
   }
   SetOpening(*state, options.board_size, record);
   for (Move m : state->game().moves()) {

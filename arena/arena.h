@@ -21,9 +21,9 @@
 // `concurrent_games` threads each play one game at a time, so that many
 // searches share each model's batched evaluator. Games are adjudicated by
 // the rules core (five, forbidden move, full board, two passes, no five
-// possible) and a move cap (a draw); a player's fault (an engine that crashes, times out,
-// answers garbage or plays an illegal move) loses it that game and the
-// match goes on. After every completed pair the Elo estimate, and the SPRT
+// possible) and a move cap (a draw); a player's fault (an engine that crashes,
+// times out, answers garbage or plays an illegal move) loses it that game and
+// the match goes on. After every completed pair the Elo estimate, and the SPRT
 // when configured, are updated; an SPRT decision stops the match, and games
 // still in flight are abandoned. Only completed pairs count.
 #ifndef RENJU_ARENA_ARENA_H_
@@ -88,7 +88,7 @@ struct ArenaOptions {
 
 // One finished game.
 struct ArenaGame {
-  int64_t index = 0;  // 0-based; its pair is index / 2
+  int64_t index = 0;       // 0-based; its pair is index / 2
   bool a_is_black = true;  // under an opening rule: as the opening ended
   std::string opening;
   // The game as played: moves (no search targets), result, end reason.

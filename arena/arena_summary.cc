@@ -93,7 +93,8 @@ std::string ArenaSummaryJson(const ArenaSummary& s) {
   }
   if (!s.opening_rule.empty()) {
     json["opening_rule"] = s.opening_rule;
-    json["swaps"] = Json{{"a", SwapJson(s.swaps_a)}, {"b", SwapJson(s.swaps_b)}};
+    json["swaps"] =
+        Json{{"a", SwapJson(s.swaps_a)}, {"b", SwapJson(s.swaps_b)}};
   }
   json["faults"] =
       Json{{"a", FaultsJson(s.faults_a)}, {"b", FaultsJson(s.faults_b)}};
@@ -105,10 +106,9 @@ std::string ArenaSummaryJson(const ArenaSummary& s) {
 }
 
 std::string ArenaProgressLine(const ArenaSummary& s) {
-  std::string line =
-      absl::StrFormat("games %d/%d | A %.1f/%d (%.1f%%) | elo %s", s.games,
-                      s.max_games, s.a_points(), s.games, 100 * s.a_score(),
-                      EloIntervalText(s.elo, 0));
+  std::string line = absl::StrFormat(
+      "games %d/%d | A %.1f/%d (%.1f%%) | elo %s", s.games, s.max_games,
+      s.a_points(), s.games, 100 * s.a_score(), EloIntervalText(s.elo, 0));
   if (s.sprt.has_value()) {
     absl::StrAppendFormat(&line, " | LLR %.2f [%.2f, %.2f]", s.llr,
                           s.sprt->lower_bound(), s.sprt->upper_bound());

@@ -82,9 +82,9 @@ struct ArenaSummary {
 // One JSON object (pretty-printed): players, games, "a_as_black" and
 // "a_as_white" {wins, draws, losses}, score, pentanomial [5], elo,
 // elo_error, elo_low, elo_high (null on an unbounded side, elo_error then
-// too), elo_interval ("pentanomial" or "small_sample"), los, sprt {elo0, elo1, alpha, beta, llr,
-// lower_bound, upper_bound, decision} (absent without SPRT), under an
-// opening rule "opening_rule" and "swaps" {a, b} each {options, swaps,
+// too), elo_interval ("pentanomial" or "small_sample"), los, sprt {elo0, elo1,
+// alpha, beta, llr, lower_bound, upper_bound, decision} (absent without SPRT),
+// under an opening rule "opening_rule" and "swaps" {a, b} each {options, swaps,
 // fallback_games},
 // faults {a, b}
 // each {crashed, timed_out, garbage_reply, illegal_move, refused},

@@ -19,9 +19,8 @@ std::string PlayerName(const std::string& checkpoint) {
 
 absl::StatusOr<std::shared_ptr<EvaluatorStack>> LoadStack(
     const pb::RunConfig& config, const std::string& checkpoint, uint64_t seed) {
-  absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack =
-      CreateEvaluatorStack(config, config.selfplay().evaluator(), checkpoint,
-                             seed);
+  absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack = CreateEvaluatorStack(
+      config, config.selfplay().evaluator(), checkpoint, seed);
   if (!stack.ok()) {
     return absl::Status(stack.status().code(),
                         absl::StrCat("arena: loading ", PlayerName(checkpoint),
@@ -167,12 +166,11 @@ absl::Status CheckGatingCanDecide(const pb::ArenaConfig& arena) {
   const auto [won, lost] = SprtLlrExtremes(sprt, pairs);
   const int64_t needed = SprtMinimumPairs(sprt, kMaxPairs);
   const std::string fix =
-      needed > 0
-          ? absl::StrCat("the smallest arena.games that can decide is ",
-                         2 * needed)
-          : absl::StrCat("no arena.games up to ", 2 * kMaxPairs,
-                         " can; widen sprt_elo0..sprt_elo1 or raise "
-                         "sprt_alpha, sprt_beta");
+      needed > 0 ? absl::StrCat("the smallest arena.games that can decide is ",
+                                2 * needed)
+                 : absl::StrCat("no arena.games up to ", 2 * kMaxPairs,
+                                " can; widen sprt_elo0..sprt_elo1 or raise "
+                                "sprt_alpha, sprt_beta");
   return absl::InvalidArgumentError(absl::StrFormat(
       "arena.games = %d cannot decide the gating SPRT (arena.sprt_elo0 %g, "
       "sprt_elo1 %g, sprt_alpha %g, sprt_beta %g): every result of %d games "

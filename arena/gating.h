@@ -72,7 +72,7 @@ std::string GateRuleName(GateRule rule);
 
 struct GateResult {
   bool promote = true;
-  bool played = false;       // false with gating off
+  bool played = false;  // false with gating off
   GateRule rule = GateRule::kGatingOff;
   std::string reason;        // e.g. "SPRT accepted H1 (LLR 3.05 >= 2.94)"
   ArenaSummary summary;      // A = the candidate; empty when not played

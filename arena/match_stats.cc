@@ -119,9 +119,8 @@ EloEstimate EstimateElo(const Pentanomial& p) {
       sd > 0 ? 0.5 * (1 + std::erf((mu - 0.5) / sd / std::sqrt(2.0))) : 0.5;
 
   const int64_t pairs = p.pairs();
-  const int cells = static_cast<int>(
-      std::count_if(p.counts.begin(), p.counts.end(),
-                    [](int64_t c) { return c > 0; }));
+  const int cells = static_cast<int>(std::count_if(
+      p.counts.begin(), p.counts.end(), [](int64_t c) { return c > 0; }));
   EloEstimate e;
   e.conservative = pairs > 0 && (pairs < kSmallSamplePairs || cells < 2);
   if (e.conservative) {
@@ -165,8 +164,8 @@ std::string EloIntervalText(const EloEstimate& e, int digits) {
 
 absl::Status SprtParams::Validate() const {
   if (!(elo0 < elo1)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("sprt: elo0 (", elo0, ") must be below elo1 (", elo1, ")"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "sprt: elo0 (", elo0, ") must be below elo1 (", elo1, ")"));
   }
   if (absl::Status s = CheckSprtErrorRate("sprt: alpha", alpha); !s.ok()) {
     return s;

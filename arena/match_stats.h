@@ -40,14 +40,14 @@ inline constexpr double kScoreCap = 1e-3;
 inline constexpr int64_t kSmallSamplePairs = 30;
 
 struct EloEstimate {
-  double score = 0.5;     // mean score per game of the first player
-  double elo = 0;         // Elo difference, first minus second
-  double elo_error = 0;   // half-width of the 95% interval (caps included)
-  double elo_low = 0;     // the end of the scale when low_unbounded
-  double elo_high = 0;    // the end of the scale when high_unbounded
-  bool low_unbounded = false;   // the interval reaches the end of the scale
+  double score = 0.5;          // mean score per game of the first player
+  double elo = 0;              // Elo difference, first minus second
+  double elo_error = 0;        // half-width of the 95% interval (caps included)
+  double elo_low = 0;          // the end of the scale when low_unbounded
+  double elo_high = 0;         // the end of the scale when high_unbounded
+  bool low_unbounded = false;  // the interval reaches the end of the scale
   bool high_unbounded = false;
-  double los = 0.5;       // likelihood of superiority
+  double los = 0.5;  // likelihood of superiority
   // True when the small-sample rule (kSmallSamplePairs) chose the interval.
   bool conservative = false;
 };

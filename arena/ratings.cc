@@ -111,8 +111,9 @@ void CholeskySolve(const std::vector<double>& l, int n,
 }
 
 // The players reachable from any of `starts` along edges (a, b) of `edges`.
-std::set<RatedPlayer> Reachable(const std::vector<RatedPlayer>& starts,
-                           const std::multimap<RatedPlayer, RatedPlayer>& edges) {
+std::set<RatedPlayer> Reachable(
+    const std::vector<RatedPlayer>& starts,
+    const std::multimap<RatedPlayer, RatedPlayer>& edges) {
   std::set<RatedPlayer> seen(starts.begin(), starts.end());
   std::vector<RatedPlayer> todo = starts;
   while (!todo.empty()) {
@@ -130,9 +131,9 @@ std::set<RatedPlayer> Reachable(const std::vector<RatedPlayer>& starts,
 // (in `held`'s order), then the others in RatedPlayer order. The rest, and the
 // fitted anchors of the options that met nobody, go to `unrated`.
 std::vector<RatedPlayer> RatedPlayers(const std::vector<MatchResult>& matches,
-                                 const std::vector<RatedPlayer>& held,
-                                 const RatingOptions& options,
-                                 std::vector<RatedPlayer>& unrated) {
+                                      const std::vector<RatedPlayer>& held,
+                                      const RatingOptions& options,
+                                      std::vector<RatedPlayer>& unrated) {
   std::multimap<RatedPlayer, RatedPlayer> met;
   std::set<RatedPlayer> everyone(held.begin(), held.end());
   for (const RatingAnchor& a : options.anchors) everyone.insert({-1, a.name});
@@ -209,7 +210,8 @@ absl::Status CheckFiniteMaximum(const std::vector<RatedPlayer>& players,
     if (a_points > 0) conceded.emplace(PlayerB(m), PlayerA(m));
     if (b_points > 0) conceded.emplace(PlayerA(m), PlayerB(m));
   }
-  const std::vector<RatedPlayer> held(players.begin(), players.begin() + num_held);
+  const std::vector<RatedPlayer> held(players.begin(),
+                                      players.begin() + num_held);
   const std::set<RatedPlayer> down = Reachable(held, scored);
   const std::set<RatedPlayer> up = Reachable(held, conceded);
   std::vector<RatedPlayer> bad;
@@ -344,7 +346,8 @@ absl::StatusOr<RatingTable> ComputeRatings(
     return absl::InvalidArgumentError(absl::StrCat(
         "ratings: prior_draws = ", options.prior_draws, " must be >= 0"));
   }
-  const std::vector<std::pair<RatedPlayer, double>> held_elo = HeldPlayers(options);
+  const std::vector<std::pair<RatedPlayer, double>> held_elo =
+      HeldPlayers(options);
   if (held_elo.empty()) {
     return absl::InvalidArgumentError(
         "ratings: no anchor has a fixed elo, so the ratings have no scale");

@@ -90,7 +90,8 @@ absl::Status WriteFileAtomically(const std::string& path,
   if (fd < 0) return Errno("cannot create", temp);
   size_t written = 0;
   while (written < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+    const ssize_t n =
+        ::write(fd, bytes.data() + written, bytes.size() - written);
     if (n < 0) {
       if (errno == EINTR) continue;
       absl::Status s = Errno("cannot write", temp);

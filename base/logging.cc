@@ -47,11 +47,11 @@ LogMessage::LogMessage(const char* file, int line, LogSeverity severity)
     : severity_(severity) {
   const auto now = std::chrono::system_clock::now();
   const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
-  const int millis = static_cast<int>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(
-          now.time_since_epoch())
-          .count() %
-      1000);
+  const int millis =
+      static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                           now.time_since_epoch())
+                           .count() %
+                       1000);
   std::tm local{};
   localtime_r(&seconds, &local);
   char stamp[32];

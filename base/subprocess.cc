@@ -1,8 +1,8 @@
 #include "base/subprocess.h"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -70,11 +70,12 @@ absl::StatusOr<pid_t> SpawnProcess(const std::vector<std::string>& argv,
   }
   posix_spawnattr_setflags(&attributes, flags);
   std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  for (const std::string& a : argv)
+    args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid = -1;
-  const int rc = posix_spawnp(&pid, args[0], &actions, &attributes, args.data(),
-                              environ);
+  const int rc =
+      posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (rc == ENOENT) return absl::NotFoundError(std::strerror(rc));
@@ -99,7 +100,8 @@ absl::StatusOr<Subprocess> Subprocess::Start(
 }
 
 Subprocess::Subprocess(Subprocess&& other) noexcept
-    : pid_(other.pid_), name_(std::move(other.name_)),
+    : pid_(other.pid_),
+      name_(std::move(other.name_)),
       exit_code_(other.exit_code_),
       final_cpu_seconds_(other.final_cpu_seconds_) {
   other.pid_ = -1;
@@ -128,11 +130,10 @@ bool Subprocess::Reap(bool block) {
   const pid_t r = wait4(pid_, &status, block ? 0 : WNOHANG, &usage);
   if (r == 0) return false;
   if (r == pid_) {
-    exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status)
-                                   : 128 + WTERMSIG(status);
-    final_cpu_seconds_ =
-        usage.ru_utime.tv_sec + usage.ru_utime.tv_usec * 1e-6 +
-        usage.ru_stime.tv_sec + usage.ru_stime.tv_usec * 1e-6;
+    exit_code_ =
+        WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    final_cpu_seconds_ = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec * 1e-6 +
+                         usage.ru_stime.tv_sec + usage.ru_stime.tv_usec * 1e-6;
   }
   pid_ = -1;
   return true;
@@ -142,8 +143,8 @@ bool Subprocess::Running() { return !Reap(false); }
 
 bool Subprocess::WaitForExit(int timeout_ms) {
   if (Reap(false)) return true;
-  const auto end = std::chrono::steady_clock::now() +
-                   std::chrono::milliseconds(timeout_ms);
+  const auto end =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   // A pidfd becomes readable when the process exits: one blocking poll
   // instead of waking up to ask. Kernels before 5.3 have none; ask then.
   const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid_, 0));

@@ -69,8 +69,8 @@ std::vector<int> ParseInts(const std::string& flag, const std::string& text) {
   for (absl::string_view part : absl::StrSplit(text, ',')) {
     int v = 0;
     if (!absl::SimpleAtoi(part, &v) || v < 1 || v > 1024) {
-      Usage(flag + " wants numbers 1..1024 separated by commas, not '" +
-            text + "'");
+      Usage(flag + " wants numbers 1..1024 separated by commas, not '" + text +
+            "'");
     }
     out.push_back(v);
   }
@@ -167,8 +167,8 @@ std::vector<std::unique_ptr<Model>> Models(const Model& model, int n) {
 }
 
 // Positions/s of `cores` threads each forwarding batches of `batch`.
-double ForwardRate(const Model& model, std::vector<Game>& positions,
-                   int cores, int batch, double seconds) {
+double ForwardRate(const Model& model, std::vector<Game>& positions, int cores,
+                   int batch, double seconds) {
   std::vector<std::unique_ptr<Model>> models = Models(model, cores);
   const int input = model.input_floats();
   std::vector<float> inputs(static_cast<size_t>(batch) * input);
@@ -189,8 +189,8 @@ double ForwardRate(const Model& model, std::vector<Game>& positions,
                                 model.policy_size());
       std::vector<float> wdl(static_cast<size_t>(batch) * 3);
       while (Clock::now() < end) {
-        if (!models[t]->Forward(inputs.data(), batch, policy.data(),
-                                wdl.data())
+        if (!models[t]
+                 ->Forward(inputs.data(), batch, policy.data(), wdl.data())
                  .ok()) {
           std::fprintf(stderr, "playtime_bench: forward failed\n");
           std::exit(1);
@@ -213,8 +213,7 @@ struct SearchRate {
 // Playouts/s of one search at a time over `positions`, `cores` gathering
 // threads on its tree.
 SearchRate OneSearchRate(const Model& model, const std::vector<Game>& positions,
-                         int cores, int batch, int64_t visits,
-                         double seconds) {
+                         int cores, int batch, int64_t visits, double seconds) {
   BatchedEvaluatorOptions options;
   options.max_batch_size = batch;
   options.max_wait_us = 0;  // as the engine and the server run it
@@ -245,7 +244,8 @@ SearchRate OneSearchRate(const Model& model, const std::vector<Game>& positions,
     playouts += r->playouts;
     elapsed = std::chrono::duration<double>(Clock::now() - start).count();
   }
-  return SearchRate{playouts / elapsed, (*evaluator)->stats().mean_batch_size()};
+  return SearchRate{playouts / elapsed,
+                    (*evaluator)->stats().mean_batch_size()};
 }
 
 int Main(int argc, char** argv) {
@@ -265,11 +265,11 @@ int Main(int argc, char** argv) {
   }
   std::vector<Game> positions = RealPositions();
   const NetworkConfig& net = (*model)->config();
-  std::printf("model %s (%d blocks x %d channels), %zu positions, %lld "
-              "visits a search, best of %d x %.1f s\n",
-              flags.model.c_str(), net.blocks, net.channels, positions.size(),
-              static_cast<long long>(flags.visits), flags.rounds,
-              flags.seconds);
+  std::printf(
+      "model %s (%d blocks x %d channels), %zu positions, %lld "
+      "visits a search, best of %d x %.1f s\n",
+      flags.model.c_str(), net.blocks, net.channels, positions.size(),
+      static_cast<long long>(flags.visits), flags.rounds, flags.seconds);
 
   // (cores, batch) -> best figures over the rounds.
   std::map<std::pair<int, int>, double> forward;
@@ -283,9 +283,9 @@ int Main(int argc, char** argv) {
         forward[key] = std::max(
             forward[key],
             ForwardRate(**model, positions, cores, batch, flags.seconds));
-        unfolded[key] = std::max(
-            unfolded[key], ForwardRate(**unfolded_model, positions, cores,
-                                       batch, flags.seconds));
+        unfolded[key] =
+            std::max(unfolded[key], ForwardRate(**unfolded_model, positions,
+                                                cores, batch, flags.seconds));
         const SearchRate s = OneSearchRate(**model, positions, cores, batch,
                                            flags.visits, flags.seconds);
         if (s.playouts_per_s > search[key].playouts_per_s) search[key] = s;
@@ -299,11 +299,12 @@ int Main(int argc, char** argv) {
   }
 
   const double today = search[{flags.cores[0], 1}].playouts_per_s;
-  std::printf("\n| cores | batch | forward pos/s | folded / unfolded | "
-              "one search playouts/s | "
-              "mean batch | search / forward at batch | search / best "
-              "forward | search / today's (%d core, batch 1) |\n",
-              flags.cores[0]);
+  std::printf(
+      "\n| cores | batch | forward pos/s | folded / unfolded | "
+      "one search playouts/s | "
+      "mean batch | search / forward at batch | search / best "
+      "forward | search / today's (%d core, batch 1) |\n",
+      flags.cores[0]);
   std::printf("|---|---|---|---|---|---|---|---|---|\n");
   for (int cores : flags.cores) {
     double best_forward = 0;
@@ -316,8 +317,7 @@ int Main(int argc, char** argv) {
       std::printf(
           "| %d | %d | %.0f | %.2f | %.0f | %.1f | %.2f | %.2f | %.2f |\n",
           cores, batch, f, f / unfolded[{cores, batch}], s.playouts_per_s,
-          s.mean_batch,
-          s.playouts_per_s / f, s.playouts_per_s / best_forward,
+          s.mean_batch, s.playouts_per_s / f, s.playouts_per_s / best_forward,
           s.playouts_per_s / today);
     }
   }

@@ -37,7 +37,8 @@ const std::vector<PublicPosition>& PublicPositions() {
                      "/data/renju-forbidden-public.jsonl");
     auto points = [](const nlohmann::json& list) {
       std::vector<Point> ps;
-      for (const auto& m : list) ps.push_back(*ParsePoint(m.get<std::string>(), 15));
+      for (const auto& m : list)
+        ps.push_back(*ParsePoint(m.get<std::string>(), 15));
       return ps;
     };
     for (std::string line; std::getline(in, line);) {
@@ -74,7 +75,8 @@ Board BuildBoard(const PublicPosition& p) {
 
 void BM_ForbiddenPointsPublic(benchmark::State& state) {
   std::vector<Board> boards;
-  for (const PublicPosition& p : PublicPositions()) boards.push_back(BuildBoard(p));
+  for (const PublicPosition& p : PublicPositions())
+    boards.push_back(BuildBoard(p));
   if (boards.empty()) {
     state.SkipWithError("public positions not found");
     return;
@@ -160,8 +162,8 @@ BENCHMARK(BM_IsForbiddenPlainPoint);
 void BM_IsForbiddenDeepDoubleThree(benchmark::State& state) {
   // Public line 1142: h8 needs the live-three recursion three levels deep.
   Board board;
-  for (const char* s : {"h9", "h12", "i8", "i9", "i10", "j9", "j12", "k8",
-                        "k11", "l10"}) {
+  for (const char* s :
+       {"h9", "h12", "i8", "i9", "i10", "j9", "j12", "k8", "k11", "l10"}) {
     board.Place(*ParsePoint(s, 15), Color::kBlack);
   }
   board.Place(*ParsePoint("g10", 15), Color::kWhite);

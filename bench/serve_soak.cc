@@ -185,9 +185,9 @@ absl::StatusOr<std::string> WaitForAddress(Subprocess& server,
   const Clock::time_point start = Clock::now();
   while (SecondsSince(start) < timeout_s) {
     if (!server.Running()) {
-      return absl::UnavailableError(absl::StrCat(
-          "renju serve exited with code ", server.exit_code(),
-          " before serving"));
+      return absl::UnavailableError(
+          absl::StrCat("renju serve exited with code ", server.exit_code(),
+                       " before serving"));
     }
     absl::StatusOr<std::string> text = ReadFile(file);
     if (text.ok() && !text->empty() && text->back() == '\n') {
@@ -199,7 +199,8 @@ absl::StatusOr<std::string> WaitForAddress(Subprocess& server,
       "renju serve wrote no address to ", file, " in ", timeout_s, " s"));
 }
 
-std::string FormatFailures(const std::map<grpc::StatusCode, int64_t>& failures) {
+std::string FormatFailures(
+    const std::map<grpc::StatusCode, int64_t>& failures) {
   if (failures.empty()) return "0";
   std::vector<std::string> parts;
   for (const auto& [code, n] : failures) {
@@ -210,7 +211,8 @@ std::string FormatFailures(const std::map<grpc::StatusCode, int64_t>& failures) 
 
 std::string FormatGenerations(const std::map<int64_t, int64_t>& generations) {
   std::vector<std::string> parts;
-  for (const auto& [g, n] : generations) parts.push_back(absl::StrCat(g, ":", n));
+  for (const auto& [g, n] : generations)
+    parts.push_back(absl::StrCat(g, ":", n));
   return parts.empty() ? "none" : absl::StrJoin(parts, " ");
 }
 
@@ -294,9 +296,9 @@ struct SoakResult {
   Totals totals;
   std::map<int64_t, double> published;      // generation -> seconds
   std::map<int64_t, double> first_answers;  // generation -> seconds
-  double rss_start = -1;  // MiB, at the first report
-  double rss_end = 0;     // MiB, at the last report the server was up
-  double rss_max = 0;     // MiB, sampled every 200 ms
+  double rss_start = -1;                    // MiB, at the first report
+  double rss_end = 0;  // MiB, at the last report the server was up
+  double rss_max = 0;  // MiB, sampled every 200 ms
   bool server_died = false;
 };
 
@@ -349,12 +351,13 @@ absl::StatusOr<SoakResult> RunLoad(const SoakOptions& options,
 // Prints the summary; returns why the soak failed (empty: it passed).
 std::vector<std::string> Summarize(const SoakOptions& options,
                                    const SoakResult& r) {
-  std::printf("summary: %lld requests answered, %lld failed other than by "
-              "deadline (%s), %lld deadline exceeded\n",
-              static_cast<long long>(r.totals.ok),
-              static_cast<long long>(r.totals.failed()),
-              FormatFailures(r.totals.failures).c_str(),
-              static_cast<long long>(r.totals.deadline_exceeded));
+  std::printf(
+      "summary: %lld requests answered, %lld failed other than by "
+      "deadline (%s), %lld deadline exceeded\n",
+      static_cast<long long>(r.totals.ok),
+      static_cast<long long>(r.totals.failed()),
+      FormatFailures(r.totals.failures).c_str(),
+      static_cast<long long>(r.totals.deadline_exceeded));
   int missing = 0;
   for (const auto& [generation, at_s] : r.published) {
     auto it = r.first_answers.find(generation);
@@ -363,19 +366,21 @@ std::vector<std::string> Summarize(const SoakOptions& options,
       std::printf("summary: generation %lld published at %.1f s: no answer\n",
                   static_cast<long long>(generation), at_s);
     } else {
-      std::printf("summary: generation %lld published at %.1f s, first "
-                  "answer at %.1f s\n",
-                  static_cast<long long>(generation), at_s, it->second);
+      std::printf(
+          "summary: generation %lld published at %.1f s, first "
+          "answer at %.1f s\n",
+          static_cast<long long>(generation), at_s, it->second);
     }
   }
   std::printf("summary: swaps %d published, %d observed in answers\n",
               static_cast<int>(r.published.size()) - 1,
               std::max(0, static_cast<int>(r.first_answers.size()) - 1));
   const double growth = r.rss_end - r.rss_start;
-  std::printf("summary: server RSS start %.1f MiB (after %.0f s), end %.1f "
-              "MiB, max %.1f MiB, growth %+.1f MiB (limit %.0f)\n",
-              r.rss_start, options.report_seconds, r.rss_end, r.rss_max,
-              growth, options.max_rss_growth_mib);
+  std::printf(
+      "summary: server RSS start %.1f MiB (after %.0f s), end %.1f "
+      "MiB, max %.1f MiB, growth %+.1f MiB (limit %.0f)\n",
+      r.rss_start, options.report_seconds, r.rss_end, r.rss_max, growth,
+      options.max_rss_growth_mib);
 
   std::vector<std::string> reasons;
   if (r.server_died) reasons.push_back("the server exited");
@@ -419,10 +424,11 @@ absl::StatusOr<SoakOptions> ReadOptions(const Args& args,
   o.config_path = args.GetString("config");
   o.model_path = args.GetString("model");
   o.renju = args.IsSet("renju") ? args.GetString("renju") : SiblingRenju();
-  o.work_dir = args.IsSet("work-dir")
-                   ? args.GetString("work-dir")
-                   : absl::StrCat(std::filesystem::temp_directory_path().string(),
-                                  "/renju-soak-", ::getpid());
+  o.work_dir =
+      args.IsSet("work-dir")
+          ? args.GetString("work-dir")
+          : absl::StrCat(std::filesystem::temp_directory_path().string(),
+                         "/renju-soak-", ::getpid());
   o.clients = static_cast<int>(args.GetInt("clients"));
   o.client.visits = static_cast<int>(args.GetInt("visits"));
   o.client.deadline_ms = args.GetInt("deadline-ms");
@@ -430,16 +436,19 @@ absl::StatusOr<SoakOptions> ReadOptions(const Args& args,
   o.seconds = args.GetDouble("seconds");
   o.swap_seconds = args.GetDouble("swap-seconds");
   // A run shorter than the default interval reports once, at its end.
-  o.report_seconds = args.IsSet("report-seconds")
-                         ? args.GetDouble("report-seconds")
-                         : std::min(args.GetDouble("report-seconds"), o.seconds);
+  o.report_seconds =
+      args.IsSet("report-seconds")
+          ? args.GetDouble("report-seconds")
+          : std::min(args.GetDouble("report-seconds"), o.seconds);
   o.max_rss_growth_mib = args.GetDouble("max-rss-growth-mib");
   const int poll = config.server().model_poll_seconds();
   if (o.swap_seconds < 4 * poll) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--swap-seconds ", o.swap_seconds, " is too short for the config's "
-        "server.model_poll_seconds ", poll, ": give at least ", 4 * poll,
-        " so each swap can be seen before the next"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--swap-seconds ", o.swap_seconds,
+                     " is too short for the config's "
+                     "server.model_poll_seconds ",
+                     poll, ": give at least ", 4 * poll,
+                     " so each swap can be seen before the next"));
   }
   if (SwapTimes(o).empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -447,18 +456,20 @@ absl::StatusOr<SoakOptions> ReadOptions(const Args& args,
         o.swap_seconds, " s: give at least 1.5 x --swap-seconds"));
   }
   if (o.report_seconds > o.seconds) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--report-seconds ", o.report_seconds, " is longer than --seconds ",
-        o.seconds));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--report-seconds ", o.report_seconds,
+                     " is longer than --seconds ", o.seconds));
   }
   if (o.client.visits > config.server().max_visits()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--visits ", o.client.visits, " is above the config's server."
-        "max_visits ", config.server().max_visits()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--visits ", o.client.visits,
+                     " is above the config's server."
+                     "max_visits ",
+                     config.server().max_visits()));
   }
   if (!std::filesystem::exists(o.renju)) {
-    return absl::NotFoundError(absl::StrCat(
-        "no renju binary at ", o.renju, " (give --renju PATH)"));
+    return absl::NotFoundError(
+        absl::StrCat("no renju binary at ", o.renju, " (give --renju PATH)"));
   }
   return o;
 }
@@ -516,9 +527,9 @@ int Main(int argc, char** argv) {
 
   // FetchModel in 64 KiB chunks, as the soak has always streamed them.
   testing::FakeTrainer trainer_service(1 << 16);
-  absl::StatusOr<std::unique_ptr<SoakModels>> trainer = SoakModels::Create(
-      *config, o.model_path, o.work_dir + "/trainer", o.client.seed,
-      trainer_service);
+  absl::StatusOr<std::unique_ptr<SoakModels>> trainer =
+      SoakModels::Create(*config, o.model_path, o.work_dir + "/trainer",
+                         o.client.seed, trainer_service);
   if (!trainer.ok()) return commands::Fail(trainer.status());
   if (absl::StatusOr<int64_t> first = (*trainer)->PublishNext(); !first.ok()) {
     return commands::Fail(first.status());
@@ -555,8 +566,8 @@ int Main(int argc, char** argv) {
       "serve_soak: renju serve (pid %d) on %s, %d clients, %d visits, "
       "deadline %lld ms, %.0f s, a new model every %.0f s; log %s\n",
       static_cast<int>(server->pid()), address->c_str(), o.clients,
-      o.client.visits, static_cast<long long>(o.client.deadline_ms),
-      o.seconds, o.swap_seconds, log.c_str());
+      o.client.visits, static_cast<long long>(o.client.deadline_ms), o.seconds,
+      o.swap_seconds, log.c_str());
   std::fflush(stdout);
   const int code = Soak(o, **trainer, *server, *address);
   trainer_server->Shutdown(std::chrono::system_clock::now() +

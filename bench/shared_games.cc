@@ -48,16 +48,14 @@ absl::StatusOr<std::vector<std::vector<Move>>> LoadSharedGames(int num_games) {
 
 absl::StatusOr<Game> PositionAfter(const std::vector<Move>& moves, int ply) {
   if (ply < 0 || ply > static_cast<int>(moves.size())) {
-    return absl::OutOfRangeError(
-        absl::StrCat("ply ", ply, " is beyond the game's ", moves.size(),
-                     " moves"));
+    return absl::OutOfRangeError(absl::StrCat(
+        "ply ", ply, " is beyond the game's ", moves.size(), " moves"));
   }
   Game game;
   for (int i = 0; i < ply; ++i) {
     if (absl::Status s = game.Play(moves[i]); !s.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("move ", i + 1, " (", MoveName(moves[i]), "): ",
-                       s.message()));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "move ", i + 1, " (", MoveName(moves[i]), "): ", s.message()));
     }
   }
   return game;

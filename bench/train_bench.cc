@@ -129,9 +129,10 @@ void BM_TrainStep(benchmark::State& state) {
   uint64_t seed = 1;
   TrainingBatch batch;
   window.Sample(batch_size, seed, batch);
-  const torch::Tensor x = torch::from_blob(
-      batch.planes.data(),
-      {batch_size, kNumInputPlanesV1, kRenjuBoardSize, kRenjuBoardSize}).clone();
+  const torch::Tensor x =
+      torch::from_blob(batch.planes.data(), {batch_size, kNumInputPlanesV1,
+                                             kRenjuBoardSize, kRenjuBoardSize})
+          .clone();
 
   Rate raw_rate, train_rate, sample_rate;
   for (auto _ : state) {
@@ -267,7 +268,8 @@ void BM_Ingest(benchmark::State& state) {
           },
           kGames, 2.0, store_rate);
       std::vector<std::string> serialized;
-      for (const pb::GameRecord& g : games) serialized.push_back(g.SerializeAsString());
+      for (const pb::GameRecord& g : games)
+        serialized.push_back(g.SerializeAsString());
       Measure(
           [&] {
             ReplayWindow window(kRenjuBoardSize, WindowParams{}, 1);

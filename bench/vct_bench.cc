@@ -20,9 +20,11 @@ namespace {
 
 VctPuzzleSet& Puzzles() {
   static VctPuzzleSet* set = [] {
-    absl::StatusOr<VctPuzzleSet> loaded = LoadVctPuzzles(DefaultVctPuzzlePath());
+    absl::StatusOr<VctPuzzleSet> loaded =
+        LoadVctPuzzles(DefaultVctPuzzlePath());
     if (!loaded.ok()) {
-      std::fprintf(stderr, "vct_bench: %s\n", loaded.status().ToString().c_str());
+      std::fprintf(stderr, "vct_bench: %s\n",
+                   loaded.status().ToString().c_str());
       std::exit(1);
     }
     return new VctPuzzleSet(std::move(*loaded));

@@ -57,9 +57,9 @@ absl::StatusOr<VctPuzzleSet> LoadVctPuzzles(const std::string& path) {
     }
     absl::StatusOr<Game> game = PositionAfter((*games)[p.game_index], p.ply);
     if (!game.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          path, ": game ", p.game_index, " ply ", p.ply, ": ",
-          game.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": game ", p.game_index, " ply ", p.ply, ": ",
+                       game.status().message()));
     }
     p.position = std::move(*game);
   }

@@ -69,7 +69,8 @@ class Checker {
   }
   void Merge(const std::string& path, const absl::Status& s) {
     if (status_.ok() && !s.ok()) {
-      status_ = absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message()));
+      status_ =
+          absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message()));
     }
   }
   const absl::Status& status() const { return status_; }
@@ -78,7 +79,8 @@ class Checker {
   absl::Status status_;
 };
 
-void CheckDevice(Checker& c, const std::string& path, const std::string& device) {
+void CheckDevice(Checker& c, const std::string& path,
+                 const std::string& device) {
   int index = 0;
   const bool cuda_n = absl::StartsWith(device, "cuda:") &&
                       absl::SimpleAtoi(device.substr(5), &index) &&
@@ -105,7 +107,8 @@ void CheckSearch(Checker& c, const std::string& p, const pb::SearchConfig& s) {
   c.Range(p + ".c_puct_base", s.c_puct_base(), 1.0f, 1e9f);
   c.Range(p + ".fpu_reduction", s.fpu_reduction(), 0.0f, 2.0f);
   c.Range(p + ".root_fpu_reduction", s.root_fpu_reduction(), 0.0f, 2.0f);
-  c.Range(p + ".dirichlet_alpha_total", s.dirichlet_alpha_total(), 0.01f, 1000.0f);
+  c.Range(p + ".dirichlet_alpha_total", s.dirichlet_alpha_total(), 0.01f,
+          1000.0f);
   c.Range(p + ".dirichlet_weight", s.dirichlet_weight(), 0.0f, 1.0f);
   c.Range(p + ".temperature_early", s.temperature_early(), 0.0f, 10.0f);
   c.Range(p + ".temperature_final", s.temperature_final(), 0.0f, 10.0f);
@@ -151,8 +154,7 @@ void CheckEvaluator(Checker& c, const std::string& p,
                 e.precision() == "fp16",
             p + ".precision",
             absl::StrCat("'", e.precision(), "' is not fp32, bf16 or fp16"));
-  c.Require(e.precision() == "fp32" || e.device() != "cpu",
-            p + ".precision",
+  c.Require(e.precision() == "fp32" || e.device() != "cpu", p + ".precision",
             absl::StrCat(e.precision(), " needs a CUDA device, not cpu"));
 }
 

@@ -10,7 +10,8 @@ absl::StatusOr<EvaluatorStackOptions> ToEvaluatorStackOptions(
   EvaluatorStackOptions options;
   options.network = ToNetworkConfig(config);
   options.model.device = evaluator.device();
-  absl::StatusOr<Precision> precision = PrecisionFromName(evaluator.precision());
+  absl::StatusOr<Precision> precision =
+      PrecisionFromName(evaluator.precision());
   if (!precision.ok()) return precision.status();
   options.model.precision = *precision;
   options.batched = ToEvaluatorOptions(evaluator);

@@ -155,8 +155,8 @@ absl::StatusOr<std::unique_ptr<GomocupClient>> GomocupClient::Launch(
                ? absl::NotFoundError(message)
                : absl::FailedPreconditionError(message);
   }
-  return std::unique_ptr<GomocupClient>(
-      new GomocupClient(std::move(options), *pid, to_engine[1], from_engine[0]));
+  return std::unique_ptr<GomocupClient>(new GomocupClient(
+      std::move(options), *pid, to_engine[1], from_engine[0]));
 }
 
 GomocupClient::GomocupClient(GomocupClientOptions options, pid_t pid,
@@ -418,8 +418,7 @@ absl::StatusOr<std::string> GomocupClient::AwaitThought(
   return reply;
 }
 
-absl::StatusOr<Swap2Turn> GomocupClient::Swap2Board(
-    const OpeningState& state) {
+absl::StatusOr<Swap2Turn> GomocupClient::Swap2Board(const OpeningState& state) {
   fault_ = EngineFault::kNone;
   if (!running() || size_ == 0) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -448,17 +447,16 @@ absl::StatusOr<Swap2Turn> GomocupClient::Swap2Board(
   absl::StatusOr<std::string> reply =
       AwaitThought(request, /*skip_errors=*/false);
   if (!reply.ok()) return reply.status();
-  const std::string answered =
-      absl::StrCat("engine '", name_, "' answered '", request, "' with '",
-                   *reply, "'");
+  const std::string answered = absl::StrCat("engine '", name_, "' answered '",
+                                            request, "' with '", *reply, "'");
   if (IsErrorLine(FirstWordUpper(*reply))) {
     return Fail(EngineFault::kRefused, absl::UnimplementedError(answered));
   }
   absl::StatusOr<Swap2Answer> answer = ParseSwap2Answer(*reply, size_);
   if (!answer.ok()) {
     return Fail(EngineFault::kGarbage,
-                absl::InvalidArgumentError(absl::StrCat(
-                    answered, ": ", answer.status().message())));
+                absl::InvalidArgumentError(
+                    absl::StrCat(answered, ": ", answer.status().message())));
   }
   absl::StatusOr<Swap2Turn> turn = Swap2TurnOf(state, *answer);
   if (!turn.ok()) {

@@ -36,8 +36,8 @@ constexpr int64_t kUnlimitedTimeLeftMs = std::numeric_limits<int32_t>::max();
 // A share of what is left before `deadline` for one of `calls` brain calls
 // still to come.
 MoveLimits ShareOf(const MoveLimits& limits, absl::Time deadline, int calls) {
-  const int64_t left = std::max<int64_t>(
-      absl::ToInt64Milliseconds(deadline - absl::Now()), 0);
+  const int64_t left =
+      std::max<int64_t>(absl::ToInt64Milliseconds(deadline - absl::Now()), 0);
   MoveLimits share = limits;
   share.budget_ms = left / std::max(calls, 1);
   share.optimum_ms = std::min(limits.optimum_ms, share.budget_ms);
@@ -228,9 +228,10 @@ void GomocupSession::HandleTakeback(absl::string_view args) {
 }
 
 void GomocupSession::TellNoFive() {
-  Reply(absl::StrCat("MESSAGE draw: no five possible for either side after "
-                     "move ",
-                     game_->no_five_ply(), "; playing on"));
+  Reply(
+      absl::StrCat("MESSAGE draw: no five possible for either side after "
+                   "move ",
+                   game_->no_five_ply(), "; playing on"));
 }
 
 void GomocupSession::Think(int64_t index) {
@@ -250,9 +251,9 @@ void GomocupSession::Think(int64_t index) {
   const MoveLimits limits = Limits();
   const Move move = ChooseLegalMove(index, limits);
   if (move.is_pass()) return Error("no legal point to play");
-  RENJU_CHECK(game_->Play(move, ForbiddenMovePolicy::kLoses,
-                          NoFivePolicy::kPlaysOn)
-                  .ok());
+  RENJU_CHECK(
+      game_->Play(move, ForbiddenMovePolicy::kLoses, NoFivePolicy::kPlaysOn)
+          .ok());
   if (game_->no_five_ply() == game_->ply()) TellNoFive();
   if (const std::string summary = brain_.LastMoveSummary(); !summary.empty()) {
     Reply(absl::StrCat("MESSAGE ", summary));
@@ -275,9 +276,8 @@ void GomocupSession::ThinkWithin(int64_t index, int64_t budget_ms,
 
 Move GomocupSession::ChooseLegalMove(int64_t index, const MoveLimits& limits) {
   absl::StatusOr<Move> move;
-  ThinkWithin(index, limits.budget_ms, [&] {
-    move = brain_.ChooseMove(*game_, limits, input_.stop());
-  });
+  ThinkWithin(index, limits.budget_ms,
+              [&] { move = brain_.ChooseMove(*game_, limits, input_.stop()); });
   if (move.ok() && !move->is_pass() && game_->IsLegal(move->point())) {
     return *move;
   }
@@ -396,9 +396,9 @@ void GomocupSession::HandleBlockLine(absl::string_view line, int64_t index) {
   absl::Status s;
   if (block_ == Block::kSwap2Board) {
     absl::StatusOr<Point> p =
-        size_ == 0 ? absl::FailedPreconditionError(
-                         "no board yet: send START first")
-                   : ParseGomocupPoint(absl::StripAsciiWhitespace(line), size_);
+        size_ == 0
+            ? absl::FailedPreconditionError("no board yet: send START first")
+            : ParseGomocupPoint(absl::StripAsciiWhitespace(line), size_);
     if (p.ok()) swap2_stones_.push_back(*p);
     s = p.status();
   } else {
@@ -555,9 +555,9 @@ void GomocupSession::HandleSwap2Board(int64_t index) {
       const Move move =
           ChooseLegalMove(index, ShareOf(limits, deadline, calls));
       if (move.is_pass()) return Error("SWAP2BOARD: no legal point to play");
-      RENJU_CHECK(game_->Play(move, ForbiddenMovePolicy::kLoses,
-                              NoFivePolicy::kPlaysOn)
-                      .ok());
+      RENJU_CHECK(
+          game_->Play(move, ForbiddenMovePolicy::kLoses, NoFivePolicy::kPlaysOn)
+              .ok());
       if (const std::string summary = brain_.LastMoveSummary();
           !summary.empty()) {
         Reply(absl::StrCat("MESSAGE ", summary));

@@ -75,7 +75,7 @@ class SearchBrain final : public GomocupBrain {
   // members are touched only while no pondering runs.
   std::thread ponder_thread_;
   std::atomic<bool> ponder_stop_{false};
-  bool pondered_ = false;  // search_ holds a pondered tree
+  bool pondered_ = false;        // search_ holds a pondered tree
   int64_t ponder_playouts_ = 0;  // written by the ponder thread
 };
 
@@ -197,10 +197,10 @@ void SearchBrain::StartPondering(const Game& game, const MoveLimits& limits) {
   if (game.size() != board_size_ || game.over()) return;
   SearchParams params = ParamsFor(limits);
   params.max_time_ms = 0;
-  params.max_visits =
-      limits.max_nodes > 0
-          ? static_cast<int64_t>(std::min<uint64_t>(limits.max_nodes, kMaxNodes))
-          : options_.ponder_max_visits;
+  params.max_visits = limits.max_nodes > 0
+                          ? static_cast<int64_t>(
+                                std::min<uint64_t>(limits.max_nodes, kMaxNodes))
+                          : options_.ponder_max_visits;
   Search& search = SearchFor(game, params, /*reuse=*/true);
   pondered_ = true;
   ponder_playouts_ = 0;

@@ -69,14 +69,12 @@ absl::StatusOr<Swap2Turn> ChoiceTurn(const OpeningState& state,
 
 std::string Swap2AnswerText(const Swap2Answer& answer, int size) {
   if (answer.swap) return "SWAP";
-  return absl::StrJoin(answer.points, " ",
-                       [size](std::string* out, Point p) {
-                         out->append(GomocupPointText(p, size));
-                       });
+  return absl::StrJoin(answer.points, " ", [size](std::string* out, Point p) {
+    out->append(GomocupPointText(p, size));
+  });
 }
 
-absl::StatusOr<Swap2Answer> ParseSwap2Answer(absl::string_view text,
-                                             int size) {
+absl::StatusOr<Swap2Answer> ParseSwap2Answer(absl::string_view text, int size) {
   const absl::string_view trimmed = absl::StripAsciiWhitespace(text);
   Swap2Answer answer;
   if (absl::AsciiStrToUpper(trimmed) == "SWAP") {
@@ -87,8 +85,8 @@ absl::StatusOr<Swap2Answer> ParseSwap2Answer(absl::string_view text,
        absl::StrSplit(trimmed, absl::ByAnyChar(" \t"), absl::SkipEmpty())) {
     absl::StatusOr<Point> p = ParseGomocupPoint(token, size);
     if (!p.ok()) {
-      return Invalid(absl::StrCat("swap2 answer '", text,
-                                  "': ", p.status().message()));
+      return Invalid(
+          absl::StrCat("swap2 answer '", text, "': ", p.status().message()));
     }
     answer.points.push_back(*p);
   }
@@ -105,9 +103,8 @@ absl::StatusOr<Swap2Turn> Swap2TurnOf(const OpeningState& state,
     return absl::FailedPreconditionError(
         absl::StrCat("no swap2 decision to make: ", state.Expectation()));
   }
-  if (answer.swap ||
-      (answer.points.size() == 1 &&
-       state.Allows(OpeningActionKind::kKeepColours))) {
+  if (answer.swap || (answer.points.size() == 1 &&
+                      state.Allows(OpeningActionKind::kKeepColours))) {
     return ChoiceTurn(state, answer);
   }
   // Stones: as many as the player places before the other acts.
@@ -121,8 +118,8 @@ absl::StatusOr<Swap2Turn> Swap2TurnOf(const OpeningState& state,
         absl::StrCat("point ", i + 1, " of ", answer.points.size(), " (",
                      GomocupPointText(p, size), ")");
     if (next.to_act() != actor || !next.Allows(OpeningActionKind::kPlace)) {
-      return Invalid(absl::StrCat(which, " is one too many: ",
-                                  next.Expectation()));
+      return Invalid(
+          absl::StrCat(which, " is one too many: ", next.Expectation()));
     }
     const OpeningAction place = OpeningAction::Place(p);
     if (absl::Status s = next.Apply(place); !s.ok()) {
@@ -140,8 +137,8 @@ absl::StatusOr<Swap2Turn> Swap2TurnOf(const OpeningState& state,
 absl::StatusOr<OpeningState> Swap2StateOf(const std::vector<Point>& stones,
                                           Variant variant, int size) {
   if (stones.size() != 0 && stones.size() != 3 && stones.size() != 5) {
-    return Invalid(absl::StrCat(stones.size(),
-                                " stones; swap2 asks after 0, 3 or 5"));
+    return Invalid(
+        absl::StrCat(stones.size(), " stones; swap2 asks after 0, 3 or 5"));
   }
   absl::StatusOr<OpeningState> state = OpeningState::Create(
       OpeningRule{OpeningRuleKind::kSwap2, 0}, variant, size);

@@ -37,13 +37,12 @@ MoveTime PlanMoveTime(const TimeControl& control, int ply) {
     t.optimum_ms = t.maximum_ms = turn;
     return t;
   }
-  const int64_t left =
-      std::max<int64_t>(*control.time_left_ms - kReserveMs, 0);
+  const int64_t left = std::max<int64_t>(*control.time_left_ms - kReserveMs, 0);
   const int64_t moves_to_go =
       std::max<int64_t>((kExpectedGamePlies - ply) / 2, kMinMovesToGo);
   t.optimum_ms = std::min(turn, left / moves_to_go);
-  t.maximum_ms = std::min(
-      {turn, left / kMaxShareOfTimeLeft, t.optimum_ms * kMaxOptima});
+  t.maximum_ms =
+      std::min({turn, left / kMaxShareOfTimeLeft, t.optimum_ms * kMaxOptima});
   t.maximum_ms = std::max(t.maximum_ms, t.optimum_ms);
   return t;
 }

@@ -64,8 +64,7 @@ void SetUpJsonServer(httplib::Server& server, const std::string& server_name,
         if (response.status == 413) {
           ReplyJsonError(response, 400, "",
                          absl::StrCat("the request body is over the limit of ",
-                                      max_body_bytes,
-                                      " bytes"));
+                                      max_body_bytes, " bytes"));
         } else if (response.status == 404) {
           ReplyJsonError(response, 404, "",
                          absl::StrCat("no such page or API: ", request.method,
@@ -76,13 +75,13 @@ void SetUpJsonServer(httplib::Server& server, const std::string& server_name,
         }
         return httplib::Server::HandlerResponse::Handled;
       }));
-  server.set_exception_handler(
-      [server_name](const httplib::Request& request,
-                    httplib::Response& response, std::exception_ptr) {
-        RENJU_LOG(ERROR) << server_name << ": " << request.method << " "
-                         << request.path << " failed with an exception";
-        ReplyJsonError(response, 500, "", "internal error");
-      });
+  server.set_exception_handler([server_name](const httplib::Request& request,
+                                             httplib::Response& response,
+                                             std::exception_ptr) {
+    RENJU_LOG(ERROR) << server_name << ": " << request.method << " "
+                     << request.path << " failed with an exception";
+    ReplyJsonError(response, 500, "", "internal error");
+  });
 }
 
 absl::Status SplitListenAddress(const std::string& listen,
@@ -111,13 +110,13 @@ absl::StatusOr<std::unique_ptr<httplib::Server>> MakeHttpServer(
     return absl::InvalidArgumentError(absl::StrCat(
         flag, ": HTTPS needs both a certificate chain and its private key"));
   }
-  auto server = std::make_unique<httplib::SSLServer>(
-      tls.cert_chain.c_str(), tls.private_key.c_str());
+  auto server = std::make_unique<httplib::SSLServer>(tls.cert_chain.c_str(),
+                                                     tls.private_key.c_str());
   if (!server->is_valid()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        flag, ": cannot load the certificate chain ", tls.cert_chain,
-        " and private key ", tls.private_key,
-        " for HTTPS (PEM files that belong together?)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(flag, ": cannot load the certificate chain ",
+                     tls.cert_chain, " and private key ", tls.private_key,
+                     " for HTTPS (PEM files that belong together?)"));
   }
   return server;
 }

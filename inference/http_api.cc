@@ -24,8 +24,8 @@ const std::vector<std::string>& PositionFields() {
 
 const std::vector<std::string>& SuggestFields() {
   static const auto* fields = new std::vector<std::string>{
-      "moves",        "rule",           "visits", "time_ms", "candidates",
-      "opening_rule", "opening_actions"};
+      "moves",      "rule",         "visits",         "time_ms",
+      "candidates", "opening_rule", "opening_actions"};
   return *fields;
 }
 
@@ -43,8 +43,8 @@ bool ParseObject(const std::string& body,
     return false;
   } catch (const Json::out_of_range& e) {
     // A number too large for a double, e.g. 1e999.
-    error = {"", absl::StrCat("a number in the body is out of range: ",
-                              e.what())};
+    error = {"",
+             absl::StrCat("a number in the body is out of range: ", e.what())};
     return false;
   }
   if (!out.is_object()) {
@@ -235,8 +235,8 @@ OrderedJson OpeningJson(const OpeningState& state) {
       {"rule", OpeningRuleName(state.rule())},
       {"actions", actions},
       {"done", state.done()},
-      {"expectation", state.done() ? std::string("the opening is over")
-                                   : state.Expectation()},
+      {"expectation",
+       state.done() ? std::string("the opening is over") : state.Expectation()},
       {"to_act", std::string(PlayerName(player))},
       {"color", state.PlayerOf(Color::kBlack) == player ? "black" : "white"},
       {"black_player", std::string(PlayerName(state.black_player()))},
@@ -325,15 +325,15 @@ OrderedJson PositionJson(Game& game) {
                            {"kind", std::string(ForbiddenKindName(f.kind))}});
     }
   }
-  OrderedJson out = {{"rule", std::string(VariantName(game.variant()))},
-                     {"size", game.size()},
-                     {"moves", moves},
-                     {"ply", game.ply()},
-                     {"to_move", std::string(ColorName(game.side_to_move()))},
-                     {"result", std::string(GameResultName(game.result()))},
-                     {"end_reason",
-                      std::string(EndReasonName(game.end_reason()))},
-                     {"forbidden", forbidden}};
+  OrderedJson out = {
+      {"rule", std::string(VariantName(game.variant()))},
+      {"size", game.size()},
+      {"moves", moves},
+      {"ply", game.ply()},
+      {"to_move", std::string(ColorName(game.side_to_move()))},
+      {"result", std::string(GameResultName(game.result()))},
+      {"end_reason", std::string(EndReasonName(game.end_reason()))},
+      {"forbidden", forbidden}};
   if (game.end_reason() == EndReason::kForbidden) {
     const ForbiddenMoveRecord& lost = game.forbidden_played().back();
     out["forbidden_move"] = {

@@ -6,14 +6,14 @@
 #include <chrono>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "base/logging.h"
-#include "inference/inference_service.h"
 #include "http/http_server.h"
 #include "inference/http_api.h"
+#include "inference/inference_service.h"
 #include "rpc/bearer_token.h"
 
 namespace renju {
@@ -148,38 +148,37 @@ void HttpFrontend::AddRoutes(httplib::Server& server) {
     largest = std::max(largest, limit);
   }
   SetUpJsonServer(server, "serve --http", largest);
-  server.set_pre_routing_handler(
-      [this](const httplib::Request& request, httplib::Response& response) {
-        if (!absl::StartsWith(request.path, "/api/")) {
-          return httplib::Server::HandlerResponse::Unhandled;
-        }
-        if (!Authorized(request)) {
-          ReplyError(response, 401,
-                     {"",
-                      "missing or wrong \"Authorization: Bearer <token>\" "
-                      "header (open the page as /#token=<token>)"});
-          return httplib::Server::HandlerResponse::Handled;
-        }
-        if (request.method == "POST" &&
-            !IsJsonContentType(request.get_header_value("Content-Type"))) {
-          ReplyError(response, 415,
-                     {"", absl::StrCat("the body must be sent with "
-                                       "\"Content-Type: application/json\", "
-                                       "not \"",
-                                       request.get_header_value("Content-Type"),
-                                       "\"")});
-          return httplib::Server::HandlerResponse::Handled;
-        }
-        size_t length = 0;
-        if (request.method == "POST" && request.has_header("Content-Length") &&
-            absl::SimpleAtoi(request.get_header_value("Content-Length"),
-                             &length) &&
-            length > BodyLimit(request.path)) {
-          ReplyError(response, 400, BodyTooLarge(BodyLimit(request.path)));
-          return httplib::Server::HandlerResponse::Handled;
-        }
-        return httplib::Server::HandlerResponse::Unhandled;
-      });
+  server.set_pre_routing_handler([this](const httplib::Request& request,
+                                        httplib::Response& response) {
+    if (!absl::StartsWith(request.path, "/api/")) {
+      return httplib::Server::HandlerResponse::Unhandled;
+    }
+    if (!Authorized(request)) {
+      ReplyError(response, 401,
+                 {"",
+                  "missing or wrong \"Authorization: Bearer <token>\" "
+                  "header (open the page as /#token=<token>)"});
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    if (request.method == "POST" &&
+        !IsJsonContentType(request.get_header_value("Content-Type"))) {
+      ReplyError(
+          response, 415,
+          {"", absl::StrCat("the body must be sent with "
+                            "\"Content-Type: application/json\", "
+                            "not \"",
+                            request.get_header_value("Content-Type"), "\"")});
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    size_t length = 0;
+    if (request.method == "POST" && request.has_header("Content-Length") &&
+        absl::SimpleAtoi(request.get_header_value("Content-Length"), &length) &&
+        length > BodyLimit(request.path)) {
+      ReplyError(response, 400, BodyTooLarge(BodyLimit(request.path)));
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
   server.Post("/api/position", [this](const httplib::Request& request,
                                       httplib::Response& response) {
     HandlePosition(request, response);
@@ -257,8 +256,7 @@ void HttpFrontend::HandleSuggest(const httplib::Request& request,
                {FieldOf(status.error_message()), status.error_message()});
     return;
   }
-  ReplyJson(response, 200,
-            SuggestJson(parsed, suggestion));
+  ReplyJson(response, 200, SuggestJson(parsed, suggestion));
 }
 
 }  // namespace renju

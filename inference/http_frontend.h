@@ -120,8 +120,8 @@ class HttpFrontend {
   std::unique_ptr<HttpListener> listener_;
 
   std::mutex calls_mutex_;
-  bool stopping_ = false;                   // guarded by calls_mutex_
-  std::set<grpc::ClientContext*> calls_;    // guarded by calls_mutex_
+  bool stopping_ = false;                 // guarded by calls_mutex_
+  std::set<grpc::ClientContext*> calls_;  // guarded by calls_mutex_
 };
 
 }  // namespace renju

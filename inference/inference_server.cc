@@ -80,9 +80,9 @@ std::string FrontendSecret() {
   std::random_device device;
   std::string secret;
   for (int i = 0; i < 4; ++i) {
-    absl::StrAppend(&secret, absl::Hex(static_cast<uint64_t>(device()) << 32 |
-                                           device(),
-                                       absl::kZeroPad16));
+    absl::StrAppend(&secret,
+                    absl::Hex(static_cast<uint64_t>(device()) << 32 | device(),
+                              absl::kZeroPad16));
   }
   return secret;
 }
@@ -97,11 +97,11 @@ absl::StatusOr<std::unique_ptr<HttpFrontend>> StartHttp(
   HttpFrontendOptions http_options;
   http_options.listen = options.http_listen;
   http_options.token = options.token;
-  http_options.add_routes = [routes = options.http_routes](
-                                httplib::Server& http_server) {
-    AddRecordRoutes(http_server);
-    if (routes) routes(http_server);
-  };
+  http_options.add_routes =
+      [routes = options.http_routes](httplib::Server& http_server) {
+        AddRecordRoutes(http_server);
+        if (routes) routes(http_server);
+      };
   http_options.body_limits = {{"/api/records", kMaxRecordBodyBytes}};
   http_options.tls_cert_chain = options.tls.cert_chain;
   http_options.tls_private_key = options.tls.private_key;
@@ -109,9 +109,9 @@ absl::StatusOr<std::unique_ptr<HttpFrontend>> StartHttp(
   absl::StatusOr<std::unique_ptr<HttpFrontend>> http = HttpFrontend::Start(
       config, server.InProcessChannel(grpc::ChannelArguments()), http_options);
   if (!http.ok()) return http.status();
-  const std::string url = absl::StrCat(
-      options.tls.cert_chain.empty() ? "http" : "https", "://",
-      BoundAddress(options.http_listen, (*http)->port()), "/");
+  const std::string url =
+      absl::StrCat(options.tls.cert_chain.empty() ? "http" : "https", "://",
+                   BoundAddress(options.http_listen, (*http)->port()), "/");
   std::printf("http on %s\n", url.c_str());
   std::fflush(stdout);
   RENJU_LOG(INFO) << "serving the board page and its API on " << url;

@@ -220,8 +220,8 @@ grpc::Status SuggestOpening(grpc::ServerContext& context,
   absl::StatusOr<absl::Time> stop_at = StopTimeFor(context);
   if (!stop_at.ok()) return ToGrpc(stop_at.status());
   if (request.time_ms() > 0) {
-    stop_at = std::min(*stop_at,
-                       absl::Now() + absl::Milliseconds(request.time_ms()));
+    stop_at =
+        std::min(*stop_at, absl::Now() + absl::Milliseconds(request.time_ms()));
   }
   RequestStopper stopper(context, *stop_at);
   OpeningPlayer player(*params, opening, model.stack->evaluator());

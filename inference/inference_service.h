@@ -141,7 +141,7 @@ class InferenceService final : public pb::Inference::Service {
   std::map<std::string, std::string> tokens_;
   std::unique_ptr<TaskPool> pool_;
   std::unique_ptr<TreeCache> tree_cache_;  // null: tree reuse off
-  RequestLimiter limiter_;  // server.max_searches(_per_client)
+  RequestLimiter limiter_;                 // server.max_searches(_per_client)
   std::atomic<uint64_t> requests_{0};
 
   // std::mutex, which ThreadSanitizer sees, unlike Debian's uninstrumented

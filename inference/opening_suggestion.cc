@@ -25,13 +25,14 @@ absl::StatusOr<OpeningState> OpeningStateOf(const pb::SuggestRequest& request,
   if (!rule.ok()) return absl::InvalidArgumentError(rule.status().message());
   absl::StatusOr<std::vector<OpeningAction>> actions =
       OpeningActionsFromProto(request.opening_actions(), size);
-  if (!actions.ok()) return absl::InvalidArgumentError(actions.status().message());
+  if (!actions.ok())
+    return absl::InvalidArgumentError(actions.status().message());
   absl::StatusOr<OpeningState> state =
       ReplayOpening(*rule, *actions, variant, size);
   if (!state.ok()) return absl::InvalidArgumentError(state.status().message());
   if (state->done()) {
-    return absl::InvalidArgumentError(absl::StrCat(state->Expectation(),
-                                "; ask for a move with the position instead"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        state->Expectation(), "; ask for a move with the position instead"));
   }
   return state;
 }

@@ -15,8 +15,8 @@ std::unique_ptr<Search> TreeCache::Take(const Game& game, const void* model,
     auto best = entries_.end();
     for (auto it = entries_.begin(); it != entries_.end(); ++it) {
       if (!ContinuesGame(game, it->search->game())) continue;
-      if (best == entries_.end() || it->search->game().ply() >
-                                        best->search->game().ply()) {
+      if (best == entries_.end() ||
+          it->search->game().ply() > best->search->game().ply()) {
         best = it;
       }
     }
@@ -65,10 +65,10 @@ void TreeCache::EvictLocked(std::vector<Entry>& out) {
   while (!entries_.empty() &&
          (static_cast<int>(entries_.size()) > limits_.max_trees ||
           total > limits_.max_visits)) {
-    auto oldest = std::min_element(
-        entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
-          return a.last_used < b.last_used;
-        });
+    auto oldest = std::min_element(entries_.begin(), entries_.end(),
+                                   [](const Entry& a, const Entry& b) {
+                                     return a.last_used < b.last_used;
+                                   });
     total -= oldest->visits;
     out.push_back(std::move(*oldest));
     entries_.erase(oldest);

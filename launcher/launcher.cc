@@ -29,7 +29,8 @@ std::string LogTail(const fs::path& path, int lines = 8) {
   std::vector<std::string> all;
   for (std::string line; std::getline(in, line);) all.push_back(line);
   std::string out;
-  for (size_t i = all.size() > static_cast<size_t>(lines) ? all.size() - lines : 0;
+  for (size_t i = all.size() > static_cast<size_t>(lines) ? all.size() - lines
+                                                          : 0;
        i < all.size(); ++i) {
     absl::StrAppend(&out, "  ", all[i], "\n");
   }
@@ -41,7 +42,8 @@ absl::StatusOr<std::string> WaitForAddress(Subprocess& child,
                                            const fs::path& file,
                                            const fs::path& log,
                                            const std::atomic<bool>& stop) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (std::chrono::steady_clock::now() < deadline) {
     if (absl::StatusOr<std::string> text = ReadFile(file.string()); text.ok()) {
       const std::string address(absl::StripAsciiWhitespace(*text));
@@ -55,10 +57,9 @@ absl::StatusOr<std::string> WaitForAddress(Subprocess& child,
     if (stop) return absl::CancelledError("interrupted");
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  return absl::DeadlineExceededError(
-      absl::StrCat(child.name(), " did not start listening; see ", log.string()));
+  return absl::DeadlineExceededError(absl::StrCat(
+      child.name(), " did not start listening; see ", log.string()));
 }
-
 
 }  // namespace
 
@@ -74,16 +75,22 @@ std::string DefaultRunDir(const pb::RunConfig& config) {
 absl::Status Launcher::StartTrainer() {
   fs::remove(paths_.trainer_address());
   fs::remove(paths_.run_page_address());
-  std::vector<std::string> command = {
-      self_, "trainer", "--config", paths_.config().string(), "--run-dir",
-      paths_.root.string(), "--listen", "127.0.0.1:0", "--address-file",
-      paths_.trainer_address().string(), "--generations",
-      absl::StrCat(generations_)};
+  std::vector<std::string> command = {self_,
+                                      "trainer",
+                                      "--config",
+                                      paths_.config().string(),
+                                      "--run-dir",
+                                      paths_.root.string(),
+                                      "--listen",
+                                      "127.0.0.1:0",
+                                      "--address-file",
+                                      paths_.trainer_address().string(),
+                                      "--generations",
+                                      absl::StrCat(generations_)};
   if (!http_listen_.empty()) {
-    for (const std::string& arg :
-         {std::string("--http"), http_listen_,
-          std::string("--http-address-file"),
-          paths_.run_page_address().string()}) {
+    for (const std::string& arg : {std::string("--http"), http_listen_,
+                                   std::string("--http-address-file"),
+                                   paths_.run_page_address().string()}) {
       command.push_back(arg);
     }
   }
@@ -91,9 +98,8 @@ absl::Status Launcher::StartTrainer() {
       Subprocess::Start(command, paths_.log("trainer").string());
   if (!child.ok()) return child.status();
   trainer_.emplace(std::move(*child));
-  absl::StatusOr<std::string> address =
-      WaitForAddress(*trainer_, paths_.trainer_address(), paths_.log("trainer"),
-                     stop_);
+  absl::StatusOr<std::string> address = WaitForAddress(
+      *trainer_, paths_.trainer_address(), paths_.log("trainer"), stop_);
   if (!address.ok()) return address.status();
   trainer_address_ = *address;
   if (!http_listen_.empty()) {
@@ -142,9 +148,9 @@ absl::Status Launcher::KeepChildrenAlive() {
   constexpr int kMaxRestarts = 10;
   if (!trainer_->Running()) {
     if (++restarts_ > kMaxRestarts) {
-      return absl::InternalError(absl::StrCat(
-          "the trainer keeps exiting; end of its log:\n",
-          LogTail(paths_.log("trainer"))));
+      return absl::InternalError(
+          absl::StrCat("the trainer keeps exiting; end of its log:\n",
+                       LogTail(paths_.log("trainer"))));
     }
     RENJU_LOG(WARNING) << "trainer exited with code " << trainer_->exit_code()
                        << "; restarting it";
@@ -161,9 +167,9 @@ absl::Status Launcher::KeepChildrenAlive() {
   for (int i = 0; i < static_cast<int>(workers_.size()); ++i) {
     if (workers_[i]->Running()) continue;
     if (++restarts_ > kMaxRestarts) {
-      return absl::InternalError(absl::StrCat(
-          "worker-", i, " keeps exiting; end of its log:\n",
-          LogTail(paths_.log(absl::StrCat("worker-", i)))));
+      return absl::InternalError(
+          absl::StrCat("worker-", i, " keeps exiting; end of its log:\n",
+                       LogTail(paths_.log(absl::StrCat("worker-", i)))));
     }
     RENJU_LOG(WARNING) << "worker-" << i << " exited with code "
                        << workers_[i]->exit_code() << "; restarting it";
@@ -181,11 +187,11 @@ std::string Launcher::ProgressText(const pb::TrainerStatus& s, double seconds) {
   }
   const double minutes = seconds / 60;
   const int64_t new_games = s.total_games() - games_at_start_;
-  std::string text = absl::StrFormat(
-      "gen %d/%d | games %d (%.1f/min) | window %d | step %d",
-      s.latest_generation(), generations_, s.total_games(),
-      minutes > 0 ? new_games / minutes : 0.0, s.window_positions(),
-      s.training_step());
+  std::string text =
+      absl::StrFormat("gen %d/%d | games %d (%.1f/min) | window %d | step %d",
+                      s.latest_generation(), generations_, s.total_games(),
+                      minutes > 0 ? new_games / minutes : 0.0,
+                      s.window_positions(), s.training_step());
   if (s.training_step() > 0) {
     absl::StrAppendFormat(&text, " | loss policy %.3f value %.3f",
                           s.policy_loss(), s.value_loss());
@@ -230,12 +236,12 @@ absl::Status Launcher::FinalMatch() {
   std::printf("final match: generation %lld against generation 0, %d games\n",
               static_cast<long long>(final_generation_), games);
   std::fflush(stdout);
-  absl::StatusOr<Subprocess> arena = Subprocess::Start(
-      {self_, "arena", "--config", paths_.config().string(), "--a",
-       absl::StrCat("model:", last.string()), "--b",
-       absl::StrCat("model:", first.string()), "--games", absl::StrCat(games),
-       "--out", out.string()},
-      paths_.log("final_match").string());
+  absl::StatusOr<Subprocess> arena =
+      Subprocess::Start({self_, "arena", "--config", paths_.config().string(),
+                         "--a", absl::StrCat("model:", last.string()), "--b",
+                         absl::StrCat("model:", first.string()), "--games",
+                         absl::StrCat(games), "--out", out.string()},
+                        paths_.log("final_match").string());
   if (!arena.ok()) return arena.status();
   while (arena->Running()) {
     if (stop_) {
@@ -245,9 +251,9 @@ absl::Status Launcher::FinalMatch() {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   if (arena->exit_code() != 0) {
-    return absl::InternalError(absl::StrCat(
-        "final match failed; end of its log:\n",
-        LogTail(paths_.log("final_match"))));
+    return absl::InternalError(
+        absl::StrCat("final match failed; end of its log:\n",
+                     LogTail(paths_.log("final_match"))));
   }
   std::printf("%s", LogTail(paths_.log("final_match"), 6).c_str());
   return absl::OkStatus();
@@ -268,9 +274,9 @@ void Launcher::PrintRatings() {
   if (!models.ok()) return;
   std::string table = "generation  status     step   games     elo\n";
   for (const pb::ModelInfo& m : *models) {
-    absl::StrAppendFormat(&table, "%10d  %-9s %5d %7d %+7.1f\n",
-                          m.generation(), m.status(), m.training_step(),
-                          m.games_seen(), m.elo());
+    absl::StrAppendFormat(&table, "%10d  %-9s %5d %7d %+7.1f\n", m.generation(),
+                          m.status(), m.training_step(), m.games_seen(),
+                          m.elo());
   }
   std::printf("%s", table.c_str());
   std::fflush(stdout);
@@ -319,7 +325,8 @@ void Launcher::StopAll() {
 absl::Status Launcher::Run() {
   std::printf("run folder: %s\n", paths_.root.string().c_str());
   std::fflush(stdout);
-  if (absl::StatusOr<std::string> text = ReadFile(paths_.cpu_seconds().string());
+  if (absl::StatusOr<std::string> text =
+          ReadFile(paths_.cpu_seconds().string());
       text.ok() && !absl::SimpleAtod(absl::StripAsciiWhitespace(*text),
                                      &cpu_seconds_before_)) {
     return absl::DataLossError(absl::StrCat(
@@ -393,23 +400,24 @@ absl::Status Launcher::Run() {
   if (stop_) {
     trainer_->Stop(30000);
     SaveCpuSeconds(RunCpuSeconds());  // the stopped children's final figures
-    return absl::CancelledError(absl::StrCat(
-        "interrupted; continue with: renju train --resume ",
-        paths_.root.string()));
+    return absl::CancelledError(
+        absl::StrCat("interrupted; continue with: renju train --resume ",
+                     paths_.root.string()));
   }
   absl::Status match = FinalMatch();
   trainer_->Stop(30000);
   const double cpu_seconds = RunCpuSeconds();  // the final match not included
   SaveCpuSeconds(cpu_seconds);
   if (!match.ok()) return match;
-  std::printf("done: %lld generations, %lld games, %lld training steps in %s"
-              " (%.1f CPU minutes in all)\n"
-              "ratings, plots and logs are in %s\n",
-              static_cast<long long>(final_generation_),
-              static_cast<long long>(status.total_games()),
-              static_cast<long long>(status.training_step()),
-              FormatDuration(progress.elapsed_seconds()).c_str(),
-              cpu_seconds / 60, paths_.root.string().c_str());
+  std::printf(
+      "done: %lld generations, %lld games, %lld training steps in %s"
+      " (%.1f CPU minutes in all)\n"
+      "ratings, plots and logs are in %s\n",
+      static_cast<long long>(final_generation_),
+      static_cast<long long>(status.total_games()),
+      static_cast<long long>(status.training_step()),
+      FormatDuration(progress.elapsed_seconds()).c_str(), cpu_seconds / 60,
+      paths_.root.string().c_str());
   return absl::OkStatus();
 }
 

@@ -18,7 +18,8 @@ ProgressLine::~ProgressLine() {
 }
 
 double ProgressLine::elapsed_seconds() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start_)
       .count();
 }
 

@@ -75,8 +75,8 @@ absl::Status BatchedEvaluator::CheckPlayable(const Game& game) const {
   return absl::OkStatus();
 }
 
-void BatchedEvaluator::Prepare(Game& game, float* planes,
-                               Evaluation& out, Request& request) const {
+void BatchedEvaluator::Prepare(Game& game, float* planes, Evaluation& out,
+                               Request& request) const {
   // The model's own encoding: a checkpoint plays with the version it
   // records (all models share one config, checked in Create).
   EncodePosition(game, config_.encoding_version, planes);
@@ -133,8 +133,8 @@ absl::Status BatchedEvaluator::EvaluateBatch(
   // Every request must be delivered before `requests` goes, error or not.
   for (int i = 0; i < n; ++i) {
     requests[i].done.WaitForNotification();
-    status.Update(Finish(requests[i], planes.data() + encoded * i, area,
-                         *outs[i]));
+    status.Update(
+        Finish(requests[i], planes.data() + encoded * i, area, *outs[i]));
   }
   return status;
 }

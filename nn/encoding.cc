@@ -45,8 +45,8 @@ bool IsThreePoint(Board& board, Point p, Color c) {
 
 // Version 2's five, four and three planes of colour `c`. `forbidden` holds
 // black's forbidden points under renju.
-void MarkThreats(Board& board, Color c, const PointSet& forbidden,
-                 float* five, float* four, float* three) {
+void MarkThreats(Board& board, Color c, const PointSet& forbidden, float* five,
+                 float* four, float* three) {
   const int size = board.size();
   const bool renju_black =
       c == Color::kBlack && board.variant() == Variant::kRenju;
@@ -119,8 +119,8 @@ void EncodePosition(Game& game, int encoding_version, float* planes) {
             1.0f);
   if (encoding_version == 1) return;
 
-  MarkThreats(board, me, forbidden, plane(kOwnFivePlane),
-              plane(kOwnFourPlane), plane(kOwnThreePlane));
+  MarkThreats(board, me, forbidden, plane(kOwnFivePlane), plane(kOwnFourPlane),
+              plane(kOwnThreePlane));
   MarkThreats(board, Opponent(me), forbidden, plane(kOpponentFivePlane),
               plane(kOpponentFourPlane), plane(kOpponentThreePlane));
 }

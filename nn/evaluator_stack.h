@@ -25,8 +25,8 @@ struct EvaluatorStackOptions {
   NetworkConfig network;
   ModelOptions model;
   BatchedEvaluatorOptions batched;
-  int server_threads = 1;   // models (each a batch-serving thread)
-  int torch_threads = 0;    // LibTorch intra-op threads; 0: its default
+  int server_threads = 1;     // models (each a batch-serving thread)
+  int torch_threads = 0;      // LibTorch intra-op threads; 0: its default
   int64_t cache_entries = 0;  // 0: no cache
   bool random_symmetry = false;
 };

@@ -77,7 +77,8 @@ absl::StatusOr<std::unique_ptr<Model>> Model::Build(
     const NetworkConfig& config, const ModelOptions& options,
     std::optional<uint64_t> seed) {
   if (absl::Status s = config.Validate(); !s.ok()) return s;
-  absl::StatusOr<torch::Device> device = ParseTorchDevice(options.device, "device");
+  absl::StatusOr<torch::Device> device =
+      ParseTorchDevice(options.device, "device");
   if (!device.ok()) return device.status();
   absl::StatusOr<torch::ScalarType> dtype =
       ParsePrecision(options.precision, *device);

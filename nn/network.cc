@@ -123,7 +123,8 @@ PolicyValueNetImpl::PolicyValueNetImpl(const NetworkConfig& config)
     : config_(config) {
   RENJU_CHECK(config.Validate().ok()) << config.Validate();
   const int c = config.channels;
-  stem_conv_ = register_module("stem_conv", Conv(NumInputPlanes(config.encoding_version), c, 3));
+  stem_conv_ = register_module(
+      "stem_conv", Conv(NumInputPlanes(config.encoding_version), c, 3));
   stem_bn_ = register_module("stem_bn", torch::nn::BatchNorm2d(c));
   blocks_ = register_module("blocks", torch::nn::ModuleList());
   for (int i = 1; i <= config.blocks; ++i) {

@@ -32,8 +32,8 @@ absl::Status NetworkConfig::Validate() const {
            CheckRange("policy_channels", policy_channels, 1, 512),
            CheckRange("value_channels", value_channels, 1, 512),
            CheckRange("value_hidden", value_hidden, 1, 4096),
-           CheckRange("encoding_version", encoding_version,
-                      kMinEncodingVersion, kMaxEncodingVersion),
+           CheckRange("encoding_version", encoding_version, kMinEncodingVersion,
+                      kMaxEncodingVersion),
        }) {
     if (!s.ok()) return s;
   }

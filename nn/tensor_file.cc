@@ -105,8 +105,7 @@ absl::Status ReadTensor(ByteReader& in, int index, TensorRecord& t) {
     elements *= static_cast<uint64_t>(d);
   }
   uint64_t data_bytes = 0;
-  if (!in.Read(data_bytes) ||
-      data_bytes != elements * ElementBytes(t.dtype) ||
+  if (!in.Read(data_bytes) || data_bytes != elements * ElementBytes(t.dtype) ||
       !in.ReadBytes(data_bytes, t.data)) {
     return bad("data size does not match the shape");
   }
@@ -146,8 +145,8 @@ absl::Status ParseBody(absl::string_view metadata, absl::string_view tensors,
   // Every tensor takes at least its name length, dtype, rank and data size.
   constexpr size_t kMinTensorBytes = 4 + 1 + 4 + 8;
   if (count > in.remaining() / kMinTensorBytes) {
-    return absl::DataLossError(
-        absl::StrCat(count, " tensors cannot fit in ", in.remaining(), " bytes"));
+    return absl::DataLossError(absl::StrCat(count, " tensors cannot fit in ",
+                                            in.remaining(), " bytes"));
   }
   file.tensors.resize(count);
   for (uint32_t i = 0; i < count; ++i) {

@@ -13,8 +13,8 @@ absl::StatusOr<c10::Device> ParseTorchDevice(const std::string& name,
   if (name == "auto") {
     return cuda ? c10::Device(c10::kCUDA, 0) : c10::Device(c10::kCPU);
   }
-  const absl::Status bad = absl::InvalidArgumentError(absl::StrCat(
-      what, " '", name, "': expected auto, cpu, cuda or cuda:N"));
+  const absl::Status bad = absl::InvalidArgumentError(
+      absl::StrCat(what, " '", name, "': expected auto, cpu, cuda or cuda:N"));
   if (name != "cpu" && name.rfind("cuda", 0) != 0) return bad;
   try {
     c10::Device device(name);
@@ -30,9 +30,9 @@ absl::StatusOr<c10::Device> ParseTorchDevice(const std::string& name,
     }
     if (device.is_cuda() &&
         device.index() >= static_cast<int>(torch::cuda::device_count())) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          what, " '", name, "': only ", torch::cuda::device_count(),
-          " GPU(s) visible"));
+      return absl::FailedPreconditionError(
+          absl::StrCat(what, " '", name, "': only ",
+                       torch::cuda::device_count(), " GPU(s) visible"));
     }
     return device;
   } catch (const std::exception&) {

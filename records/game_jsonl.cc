@@ -62,7 +62,8 @@ absl::Status ReadOpening(const nlohmann::json& object, GameRecord& record) {
   const auto actions = object.find("opening_actions");
   const bool has_actions = actions != object.end() && !actions->is_null();
   if (!rule->has_value()) {
-    if (has_actions) return KeyError("opening_actions", "needs \"opening_rule\"");
+    if (has_actions)
+      return KeyError("opening_actions", "needs \"opening_rule\"");
     return absl::OkStatus();
   }
   absl::StatusOr<OpeningRule> parsed = ParseOpeningRule(**rule);

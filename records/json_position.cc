@@ -16,10 +16,11 @@ absl::Status PlaceList(const nlohmann::json& object, const char* field,
   for (size_t i = 0; i < list.size(); ++i) {
     const nlohmann::json& entry = list[i];
     if (!entry.is_string()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "\"", field, "\"[", i, "] is not a string like \"h8\""));
+      return absl::InvalidArgumentError(
+          absl::StrCat("\"", field, "\"[", i, "] is not a string like \"h8\""));
     }
-    absl::StatusOr<Point> p = ParsePoint(entry.get<std::string>(), board.size());
+    absl::StatusOr<Point> p =
+        ParsePoint(entry.get<std::string>(), board.size());
     if (!p.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat("\"", field, "\"[", i, "]: ", p.status().message()));
@@ -59,7 +60,8 @@ absl::StatusOr<Board> BoardFromJson(const nlohmann::json& object,
   for (const auto& [field, color] :
        {std::pair{"black", Color::kBlack}, std::pair{"white", Color::kWhite}}) {
     if (!object.contains(field)) continue;
-    if (absl::Status s = PlaceList(object, field, false, color, board); !s.ok()) {
+    if (absl::Status s = PlaceList(object, field, false, color, board);
+        !s.ok()) {
       return s;
     }
   }

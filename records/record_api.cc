@@ -38,9 +38,13 @@ struct SaveFormat {
 
 const std::vector<SaveFormat>& SaveFormats() {
   static const auto* formats = new std::vector<SaveFormat>{
-      {"moves", "txt", "a move list",
+      {"moves",
+       "txt",
+       "a move list",
        {"rule", "opening_rule", "opening_actions"}},
-      {"psq", "psq", ".psq",
+      {"psq",
+       "psq",
+       ".psq",
        {"rule", "result", "opening_rule", "opening_actions"}},
       {"sgf", "sgf", "SGF", {"opening_rule", "opening_actions"}},
       {"rif", "rif", ".rif", {"opening_rule", "opening_actions"}},
@@ -50,8 +54,8 @@ const std::vector<SaveFormat>& SaveFormats() {
 }
 
 // A string field; `out` keeps its value when the field is absent.
-bool GetString(const Json& request, const std::string& field,
-               std::string& out, RecordsAnswer& error) {
+bool GetString(const Json& request, const std::string& field, std::string& out,
+               RecordsAnswer& error) {
   const auto it = request.find(field);
   if (it == request.end()) return true;
   if (!it->is_string()) {
@@ -88,9 +92,9 @@ bool ReadSaveRequestMoves(const Json& request, GameRecord& record,
   if (const auto size = request.find("size"); size != request.end()) {
     if (!size->is_number_integer() || size->get<int64_t>() < kMinBoardSize ||
         size->get<int64_t>() > kMaxBoardSize) {
-      error = Error("size", absl::StrCat("expected a board size in ",
-                                         kMinBoardSize, "..", kMaxBoardSize,
-                                         ", got ", size->dump()));
+      error = Error(
+          "size", absl::StrCat("expected a board size in ", kMinBoardSize, "..",
+                               kMaxBoardSize, ", got ", size->dump()));
       return false;
     }
     record.size = size->get<int>();
@@ -135,8 +139,7 @@ bool ReadSaveRequestResult(const Json& request, GameRecord& record,
 // end (ReplayRecord; a forbidden move is forgiven there, as records keep
 // an unclaimed one, and the page's game ends at it anyway).
 bool CheckSaveRequestReplays(const GameRecord& record, RecordsAnswer& error) {
-  absl::StatusOr<ReplayedGame> replayed =
-      ReplayRecord(record, *record.variant);
+  absl::StatusOr<ReplayedGame> replayed = ReplayRecord(record, *record.variant);
   if (!replayed.ok()) {
     error = Error("size", std::string(replayed.status().message()));
     return false;
@@ -161,11 +164,10 @@ bool CheckMovesFollowOpening(const GameRecord& record,
     if (i >= record.moves.size() || record.moves[i] != placed[i]) {
       error = Error(
           "moves",
-          absl::StrCat("move ", i + 1, " is ",
-                       i < record.moves.size() ? MoveName(record.moves[i])
-                                               : "missing",
-                       " but the opening actions placed ",
-                       MoveName(placed[i])));
+          absl::StrCat(
+              "move ", i + 1, " is ",
+              i < record.moves.size() ? MoveName(record.moves[i]) : "missing",
+              " but the opening actions placed ", MoveName(placed[i])));
       return false;
     }
   }
@@ -268,8 +270,8 @@ bool ParseBody(const std::string& body, const char* example, Json& out,
     return false;
   } catch (const Json::out_of_range& e) {
     // A number too large for a double, e.g. 1e999.
-    error = Error("", absl::StrCat("a number in the body is out of range: ",
-                                   e.what()));
+    error = Error(
+        "", absl::StrCat("a number in the body is out of range: ", e.what()));
     return false;
   }
   if (!out.is_object()) {
@@ -284,8 +286,7 @@ bool ParseBody(const std::string& body, const char* example, Json& out,
 RecordsAnswer SaveRecordJson(const std::string& body) {
   Json request;
   RecordsAnswer error;
-  if (!ParseBody(body, "{\"format\": ..., \"moves\": ...}", request,
-                 error)) {
+  if (!ParseBody(body, "{\"format\": ..., \"moves\": ...}", request, error)) {
     return error;
   }
   static const std::vector<std::string> kFields = {
@@ -306,20 +307,20 @@ RecordsAnswer SaveRecordJson(const std::string& body) {
     if (format_name == f.name) format = &f;
   }
   if (format == nullptr) {
-    return Error("format", absl::StrCat(format_name.empty()
-                                            ? "missing"
-                                            : absl::StrCat("unknown format \"",
-                                                           format_name, "\""),
-                                        "; expected one of ",
-                                        absl::StrJoin(names, ", ")));
+    return Error(
+        "format",
+        absl::StrCat(format_name.empty()
+                         ? "missing"
+                         : absl::StrCat("unknown format \"", format_name, "\""),
+                     "; expected one of ", absl::StrJoin(names, ", ")));
   }
   std::optional<GameRecord> record = SaveRequestRecord(request, error);
   if (!record.has_value()) return error;
   absl::StatusOr<std::string> text = WriteRecord(format->name, *record);
   if (!text.ok()) {
-    return Error("format", absl::StrCat(format->title,
-                                        " cannot hold this game: ",
-                                        text.status().message()));
+    return Error("format",
+                 absl::StrCat(format->title, " cannot hold this game: ",
+                              text.status().message()));
   }
   // What the request gave that the text leaves out.
   OrderedJson dropped = OrderedJson::array();
@@ -342,8 +343,7 @@ RecordsAnswer SaveRecordJson(const std::string& body) {
 RecordsAnswer RecordsJson(const std::string& body) {
   Json request;
   RecordsAnswer error;
-  if (!ParseBody(body, "{\"name\": ..., \"text\": ...}", request,
-                 error)) {
+  if (!ParseBody(body, "{\"name\": ..., \"text\": ...}", request, error)) {
     return error;
   }
   for (const auto& [key, value] : request.items()) {

@@ -1,8 +1,8 @@
 // Record files read and written for the board page (web/board.js "Open
 // file" and "Save"): the server uses the project's parsers and writers
-// (rules/record.h, records/rif.h, records/game_jsonl.h, through records/record_text.h
-// for reading), so the page loads what `renju replay` reads and saves what
-// it reads.
+// (rules/record.h, records/rif.h, records/game_jsonl.h, through
+// records/record_text.h for reading), so the page loads what `renju replay`
+// reads and saves what it reads.
 //
 //   POST /api/records {"name": "game.psq", "text": "Piskvorky 15x15, ..."}
 //     -> {"format": "psq", "games": [{"moves": "h8 h9 ...", "rule":

@@ -9,16 +9,16 @@
 namespace renju {
 
 void AddRecordRoutes(httplib::Server& server) {
-  server.Post("/api/records", [](const httplib::Request& request,
-                                 httplib::Response& response) {
-    const RecordsAnswer answer = RecordsJson(request.body);
-    ReplyJson(response, answer.status, answer.json);
-  });
-  server.Post("/api/records/save", [](const httplib::Request& request,
-                                      httplib::Response& response) {
-    const RecordsAnswer answer = SaveRecordJson(request.body);
-    ReplyJson(response, answer.status, answer.json);
-  });
+  server.Post("/api/records",
+              [](const httplib::Request& request, httplib::Response& response) {
+                const RecordsAnswer answer = RecordsJson(request.body);
+                ReplyJson(response, answer.status, answer.json);
+              });
+  server.Post("/api/records/save",
+              [](const httplib::Request& request, httplib::Response& response) {
+                const RecordsAnswer answer = SaveRecordJson(request.body);
+                ReplyJson(response, answer.status, answer.json);
+              });
 }
 
 }  // namespace renju

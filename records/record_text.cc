@@ -74,8 +74,8 @@ absl::StatusOr<std::vector<GameRecord>> ReadRecords(Format format,
 
 }  // namespace
 
-absl::StatusOr<std::vector<GameRecord>> ReadRecordText(
-    const std::string& name, absl::string_view text) {
+absl::StatusOr<std::vector<GameRecord>> ReadRecordText(const std::string& name,
+                                                       absl::string_view text) {
   return ReadRecords(DetectFormat(name, text), text);
 }
 

@@ -18,8 +18,8 @@ namespace renju {
 // The games of a record file's text: the format from the file's name
 // (.psq, .sgf, .rif/.xml, .jsonl/.json, .game), else from how the text
 // begins, else move lists. Errors name the line.
-absl::StatusOr<std::vector<GameRecord>> ReadRecordText(
-    const std::string& name, absl::string_view text);
+absl::StatusOr<std::vector<GameRecord>> ReadRecordText(const std::string& name,
+                                                       absl::string_view text);
 // The format ReadRecordText reads `name` and `text` as: "psq", "sgf",
 // "rif", "jsonl", "game" or "moves".
 std::string RecordFormatName(const std::string& name, absl::string_view text);

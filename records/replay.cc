@@ -24,8 +24,8 @@ OrderedJson ResultJson(const std::optional<GameResult>& result) {
 
 // Counts over all games. The two consistency checks:
 //  - disagreements: the game ended ON THE BOARD (a five, a full board, two
-//    passes, no five possible) and the record claims a different result. A game with no
-//    result on the board (resignation, time, a claimed forbidden move)
+//    passes, no five possible) and the record claims a different result. A game
+//    with no result on the board (resignation, time, a claimed forbidden move)
 //    cannot disagree, whatever it records.
 //  - forbidden_last_move: games whose last move played is a flagged
 //    forbidden move, by recorded result. "white" is white claiming it at
@@ -176,10 +176,9 @@ std::string GameText(int index, const GameRecord& record,
                     PointName(f.point), " (", ForbiddenKindName(f.kind), ")\n");
   }
   if (replay.played_on_after_no_five()) {
-    absl::StrAppend(&out, "  the game was already drawn at move ",
-                    game.no_five_ply(),
-                    " (no five possible); the record plays on to move ",
-                    game.ply(), "\n");
+    absl::StrAppend(
+        &out, "  the game was already drawn at move ", game.no_five_ply(),
+        " (no five possible); the record plays on to move ", game.ply(), "\n");
   }
   if (replay.illegal.has_value()) {
     absl::StrAppend(&out, "  illegal: move ", replay.illegal->ply, ". ",
@@ -200,15 +199,15 @@ absl::StatusOr<std::vector<GameRecord>> ReadCheckedRecords(
     const std::string& path, std::optional<Variant> rule) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
-  absl::StatusOr<std::vector<GameRecord>> records =
-      ReadRecordText(path, *text);
+  absl::StatusOr<std::vector<GameRecord>> records = ReadRecordText(path, *text);
   if (!records.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": ", records.status().message()));
   }
   for (size_t i = 0; i < records->size(); ++i) {
     const GameRecord& record = (*records)[i];
-    if (absl::Status s = ValidateBoardSize(VariantOf(record, rule), record.size);
+    if (absl::Status s =
+            ValidateBoardSize(VariantOf(record, rule), record.size);
         !s.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat(path, ": line ", record.line, ": game ", i + 1, ": ",

@@ -1,7 +1,8 @@
 // The work of `renju replay` (tools/replay_command.cc): replays every game of
-// a record file (read by record_text.h) through the rules and writes, per game, the moves, the
-// result by the rules, the recorded result, the first illegal move and the
-// forbidden moves played, then a summary (formats and keys: replay.cc).
+// a record file (read by record_text.h) through the rules and writes, per game,
+// the moves, the result by the rules, the recorded result, the first illegal
+// move and the forbidden moves played, then a summary (formats and keys:
+// replay.cc).
 #ifndef RENJU_RECORDS_REPLAY_H_
 #define RENJU_RECORDS_REPLAY_H_
 

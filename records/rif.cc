@@ -167,8 +167,8 @@ absl::StatusOr<std::vector<RifGame>> ReadRif(absl::string_view xml) {
 absl::StatusOr<std::string> WriteRif(const GameRecord& record) {
   if (record.size != kRenjuBoardSize) {
     return absl::InvalidArgumentError(
-        absl::StrCat("a .rif game is 15x15; this game is on ", record.size,
-                     "x", record.size));
+        absl::StrCat("a .rif game is 15x15; this game is on ", record.size, "x",
+                     record.size));
   }
   std::vector<std::string> moves;
   for (size_t i = 0; i < record.moves.size(); ++i) {

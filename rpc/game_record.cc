@@ -17,14 +17,16 @@ absl::Status PlyError(int ply, absl::string_view what) {
 }
 
 absl::Status CheckTarget(const pb::SearchTarget& target, Game& game, int ply) {
-  const double wdl = target.root_win() + target.root_draw() + target.root_loss();
+  const double wdl =
+      target.root_win() + target.root_draw() + target.root_loss();
   for (float v : {target.root_win(), target.root_draw(), target.root_loss()}) {
     if (!(v >= 0 && v <= 1)) {
       return PlyError(ply, absl::StrCat("root value ", v, " is outside 0..1"));
     }
   }
   if (std::abs(wdl - 1) > kSumTolerance) {
-    return PlyError(ply, absl::StrCat("root win+draw+loss is ", wdl, ", not 1"));
+    return PlyError(ply,
+                    absl::StrCat("root win+draw+loss is ", wdl, ", not 1"));
   }
   if (target.visits() < 0) return PlyError(ply, "negative visits");
   if (target.policy_points_size() != target.policy_probs_size()) {
@@ -43,12 +45,13 @@ absl::Status CheckTarget(const pb::SearchTarget& target, Game& game, int ply) {
     const int index = target.policy_points(i);
     const float prob = target.policy_probs(i);
     if (index < 0 || index >= size * size) {
-      return PlyError(ply, absl::StrCat("policy point ", index, " is off the board"));
+      return PlyError(
+          ply, absl::StrCat("policy point ", index, " is off the board"));
     }
     if (seen[index]) {
-      return PlyError(ply, absl::StrCat("policy target names ",
-                                        PointName(PointAt(index, size)),
-                                        " twice"));
+      return PlyError(ply,
+                      absl::StrCat("policy target names ",
+                                   PointName(PointAt(index, size)), " twice"));
     }
     seen[index] = true;
     const Point p = PointAt(index, size);
@@ -57,13 +60,14 @@ absl::Status CheckTarget(const pb::SearchTarget& target, Game& game, int ply) {
                                         ", which is not a legal move"));
     }
     if (!(prob >= 0 && prob <= 1)) {
-      return PlyError(ply, absl::StrCat("policy probability ", prob,
-                                        " is outside 0..1"));
+      return PlyError(
+          ply, absl::StrCat("policy probability ", prob, " is outside 0..1"));
     }
     sum += prob;
   }
   if (std::abs(sum - 1) > kSumTolerance) {
-    return PlyError(ply, absl::StrCat("policy target sums to ", sum, ", not 1"));
+    return PlyError(ply,
+                    absl::StrCat("policy target sums to ", sum, ", not 1"));
   }
   return absl::OkStatus();
 }
@@ -82,11 +86,11 @@ absl::Status CheckResult(const pb::GameRecord& record, const Game& game) {
   if (game.over()) {
     if (recorded != ToProto(game.result()) ||
         record.end_reason() != ToProto(game.end_reason())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "recorded result ", pb::GameResult_Name(recorded), " by ",
-          pb::EndReason_Name(record.end_reason()), " but the board says ",
-          GameResultName(game.result()), " by ",
-          EndReasonName(game.end_reason())));
+      return absl::InvalidArgumentError(
+          absl::StrCat("recorded result ", pb::GameResult_Name(recorded),
+                       " by ", pb::EndReason_Name(record.end_reason()),
+                       " but the board says ", GameResultName(game.result()),
+                       " by ", EndReasonName(game.end_reason())));
     }
     return absl::OkStatus();
   }
@@ -114,10 +118,10 @@ absl::Status CheckResult(const pb::GameRecord& record, const Game& game) {
           "after ",
           game.ply(), " moves"));
     default:
-      return absl::InvalidArgumentError(absl::StrCat(
-          "recorded end ", pb::EndReason_Name(record.end_reason()),
-          " but the board shows no finished game after ", game.ply(),
-          " moves"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("recorded end ", pb::EndReason_Name(record.end_reason()),
+                       " but the board shows no finished game after ",
+                       game.ply(), " moves"));
   }
 }
 
@@ -143,9 +147,11 @@ constexpr ActionKindPair kActionKinds[] = {
 absl::Status CheckOpening(const pb::GameRecord& record, Variant variant,
                           int size, const std::vector<Move>& moves) {
   if (record.opening_actions_size() > kMaxOpeningActions) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        record.opening_actions_size(), " opening actions; no rule takes more "
-        "than ", kMaxOpeningActions));
+    return absl::InvalidArgumentError(
+        absl::StrCat(record.opening_actions_size(),
+                     " opening actions; no rule takes more "
+                     "than ",
+                     kMaxOpeningActions));
   }
   absl::StatusOr<OpeningRule> rule = ParseOpeningRule(record.opening_rule());
   if (!rule.ok()) return rule.status();
@@ -155,15 +161,15 @@ absl::Status CheckOpening(const pb::GameRecord& record, Variant variant,
   absl::StatusOr<OpeningState> opening =
       CheckOpeningRecord(*rule, *actions, moves, variant, size);
   if (!opening.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "opening rule ", record.opening_rule(), ": ",
-        opening.status().message()));
+    return absl::InvalidArgumentError(absl::StrCat("opening rule ",
+                                                   record.opening_rule(), ": ",
+                                                   opening.status().message()));
   }
   if (record.opening_plies() != opening->game().ply()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "opening_plies is ", record.opening_plies(), " but the ",
-        record.opening_rule(), " opening placed ", opening->game().ply(),
-        " stones"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("opening_plies is ", record.opening_plies(), " but the ",
+                     record.opening_rule(), " opening placed ",
+                     opening->game().ply(), " stones"));
   }
   return absl::OkStatus();
 }
@@ -376,16 +382,15 @@ absl::StatusOr<Game> GameFromPosition(const pb::Position& position) {
     for (int i = 0; i < position.moves_size(); ++i) {
       const int index = position.moves(i);
       if (index < -1 || index >= size * size) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "move ", i + 1, ": point ", index, " is off the ", size, "x",
-            size, " board"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("move ", i + 1, ": point ", index, " is off the ",
+                         size, "x", size, " board"));
       }
       const Move m = index < 0 ? Move::Pass() : Move::At(PointAt(index, size));
       if (absl::Status s = game->Play(m); !s.ok()) return s;
       if (game->end_reason() == EndReason::kForbidden) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "move ", i + 1, " (", MoveName(m),
-            ") is forbidden for black (",
+            "move ", i + 1, " (", MoveName(m), ") is forbidden for black (",
             ForbiddenKindName(game->forbidden_played().back().kind), ")"));
       }
     }
@@ -399,9 +404,9 @@ absl::StatusOr<Game> GameFromPosition(const pb::Position& position) {
         std::pair{&position.white(), Color::kWhite}}) {
     for (int index : *list) {
       if (index < 0 || index >= size * size) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            ColorName(color), " stone at point ", index, " is off the ", size,
-            "x", size, " board"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(ColorName(color), " stone at point ", index,
+                         " is off the ", size, "x", size, " board"));
       }
       stones[Index(color)].push_back(PointAt(index, size));
     }
@@ -428,19 +433,20 @@ absl::StatusOr<Game> ValidateGameRecord(const pb::GameRecord& record,
         "start with '.'");
   }
   if (record.opening().size() > 100) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "opening name of ", record.opening().size(),
-        " characters; at most 100"));
+    return absl::InvalidArgumentError(absl::StrCat("opening name of ",
+                                                   record.opening().size(),
+                                                   " characters; at most 100"));
   }
   absl::StatusOr<Variant> variant = FromProto(record.variant());
   if (!variant.ok()) return variant.status();
   const int size = BoardSizeOf(record.board_size());
   absl::StatusOr<Game> game = Game::Create(*variant, size);
   if (!game.ok()) return game.status();
-  if (record.opening_plies() < 0 || record.opening_plies() > record.plies_size()) {
+  if (record.opening_plies() < 0 ||
+      record.opening_plies() > record.plies_size()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("opening_plies ", record.opening_plies(), " is outside 0..",
-                     record.plies_size()));
+        absl::StrCat("opening_plies ", record.opening_plies(),
+                     " is outside 0..", record.plies_size()));
   }
   if (record.opening_rule().empty() && record.opening_actions_size() > 0) {
     return absl::InvalidArgumentError(
@@ -451,7 +457,8 @@ absl::StatusOr<Game> ValidateGameRecord(const pb::GameRecord& record,
     const int ply = i + 1;
     const pb::GamePly& p = record.plies(i);
     if (p.has_target()) {
-      if (absl::Status s = CheckTarget(p.target(), *game, ply); !s.ok()) return s;
+      if (absl::Status s = CheckTarget(p.target(), *game, ply); !s.ok())
+        return s;
     }
     const int index = p.move();
     if (index < -1 || index >= size * size) {
@@ -465,10 +472,11 @@ absl::StatusOr<Game> ValidateGameRecord(const pb::GameRecord& record,
       return PlyError(ply, s.message());
     }
     if (game->end_reason() == EndReason::kForbidden) {
-      return PlyError(ply, absl::StrCat(
-                               "black played ", MoveName(m), ", a forbidden point (",
-                               ForbiddenKindName(game->forbidden_played().back().kind),
-                               ")"));
+      return PlyError(
+          ply,
+          absl::StrCat("black played ", MoveName(m), ", a forbidden point (",
+                       ForbiddenKindName(game->forbidden_played().back().kind),
+                       ")"));
     }
   }
   if (!record.opening_rule().empty()) {

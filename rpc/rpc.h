@@ -31,9 +31,9 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(
     const ChannelOptions& options);
 
 struct ServerTlsOptions {
-  std::string cert_chain;  // PEM file; empty: plaintext
-  std::string private_key; // PEM file
-  std::string client_ca;   // PEM file; set to require client certificates
+  std::string cert_chain;   // PEM file; empty: plaintext
+  std::string private_key;  // PEM file
+  std::string client_ca;    // PEM file; set to require client certificates
 };
 
 absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeServerCredentials(
@@ -50,7 +50,8 @@ grpc::Status CheckBearerToken(const grpc::ServerContext& context,
 struct ServerOptions {
   std::string name;    // "trainer", "serve": prefixes errors
   std::string listen;  // HOST:PORT; port 0: any free port
-  std::shared_ptr<grpc::ServerCredentials> credentials;  // MakeServerCredentials
+  std::shared_ptr<grpc::ServerCredentials>
+      credentials;  // MakeServerCredentials
   int64_t max_receive_message_bytes = 64 << 20;
 };
 

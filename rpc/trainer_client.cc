@@ -33,9 +33,9 @@ absl::StatusOr<std::vector<pb::GameAck>> TrainerClient::UploadGames(
     return ToAbsl(s, "UploadGames");
   }
   if (response.acks_size() != request.games_size()) {
-    return absl::InternalError(absl::StrCat(
-        "UploadGames: ", response.acks_size(), " acks for ",
-        request.games_size(), " games"));
+    return absl::InternalError(
+        absl::StrCat("UploadGames: ", response.acks_size(), " acks for ",
+                     request.games_size(), " games"));
   }
   return std::vector<pb::GameAck>(response.acks().begin(),
                                   response.acks().end());
@@ -70,7 +70,8 @@ absl::StatusOr<pb::TrainerStatus> TrainerClient::GetStatus() {
   pb::TrainerStatus status;
   grpc::ClientContext context;
   PrepareContext(context, token_, deadline_ms_);
-  if (grpc::Status s = stub_->GetStatus(&context, pb::GetStatusRequest(), &status);
+  if (grpc::Status s =
+          stub_->GetStatus(&context, pb::GetStatusRequest(), &status);
       !s.ok()) {
     return ToAbsl(s, "GetStatus");
   }
@@ -99,13 +100,14 @@ absl::StatusOr<pb::ModelInfo> TrainerClient::FetchModel(
       first = false;
     }
     if (chunk.offset() != static_cast<int64_t>(bytes.size())) {
-      return absl::DataLossError(absl::StrCat(
-          "FetchModel: chunk at offset ", chunk.offset(), ", expected ",
-          bytes.size()));
+      return absl::DataLossError(absl::StrCat("FetchModel: chunk at offset ",
+                                              chunk.offset(), ", expected ",
+                                              bytes.size()));
     }
     bytes += chunk.data();
   }
-  if (grpc::Status s = reader->Finish(); !s.ok()) return ToAbsl(s, "FetchModel");
+  if (grpc::Status s = reader->Finish(); !s.ok())
+    return ToAbsl(s, "FetchModel");
   if (first) return absl::DataLossError("FetchModel: empty stream");
   if (static_cast<int64_t>(bytes.size()) != info.size_bytes()) {
     return absl::DataLossError(absl::StrCat(
@@ -114,9 +116,9 @@ absl::StatusOr<pb::ModelInfo> TrainerClient::FetchModel(
   }
   const std::string digest = Sha256Hex(bytes);
   if (digest != info.sha256()) {
-    return absl::DataLossError(absl::StrCat(
-        "FetchModel: generation ", info.generation(), " has sha256 ", digest,
-        ", announced ", info.sha256()));
+    return absl::DataLossError(
+        absl::StrCat("FetchModel: generation ", info.generation(),
+                     " has sha256 ", digest, ", announced ", info.sha256()));
   }
   if (absl::Status s = WriteFileAtomically(path, bytes); !s.ok()) return s;
   return info;

@@ -61,14 +61,15 @@ enum class LineShape : uint8_t {
   kFive,          // a five (five or more where the colour's rule allows)
   kOverline,      // six or more where the rule wants exactly five
 };
-static_assert(static_cast<int>(LineShape::kOverline) < 8, "shapes pack in 3 bits");
+static_assert(static_cast<int>(LineShape::kOverline) < 8,
+              "shapes pack in 3 bits");
 absl::string_view LineShapeName(LineShape s);
 
 // Number of fours a shape counts for in the double-four rule (RULES.md §4).
 constexpr int FourCount(LineShape s) {
-  return s == LineShape::kDoubleFour                                   ? 2
+  return s == LineShape::kDoubleFour                                ? 2
          : (s == LineShape::kFour || s == LineShape::kStraightFour) ? 1
-                                                                      : 0;
+                                                                    : 0;
 }
 
 class Board {

@@ -29,8 +29,8 @@ const std::array<CanonicalOpening, kNumCanonicalOpenings>& CanonicalOpenings();
 std::vector<Move> CanonicalOpeningMoves(int index);
 
 struct RecognizedOpening {
-  int index;           // into CanonicalOpenings()
-  Symmetry symmetry;   // maps the canonical moves onto the given ones
+  int index;          // into CanonicalOpenings()
+  Symmetry symmetry;  // maps the canonical moves onto the given ones
 };
 
 // If the first three moves of `moves` (15 x 15) are a canonical opening under

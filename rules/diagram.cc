@@ -71,9 +71,9 @@ absl::StatusOr<Board> ParseDiagram(absl::string_view text, Variant variant,
     if (static_cast<int>(cells.size()) == size) rows.push_back(cells);
   }
   if (static_cast<int>(rows.size()) != size) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "diagram has ", rows.size(), " rows of ", size, " cells, expected ",
-        size));
+    return absl::InvalidArgumentError(absl::StrCat("diagram has ", rows.size(),
+                                                   " rows of ", size,
+                                                   " cells, expected ", size));
   }
   Board board(variant, size);
   for (int r = 0; r < size; ++r) {

@@ -60,8 +60,8 @@ FiveWindows::FiveWindows(const Board& board) {
         for (int x = 0; x < size; ++x) {
           for (int d = 0; d < kNumDirections; ++d) {
             if (!WindowOnBoard(size, x, y, d)) continue;
-            out->slots[size][Board::CellIndex(Point(x, y)) * kNumDirections +
-                             d] = 0;
+            out->slots[size]
+                      [Board::CellIndex(Point(x, y)) * kNumDirections + d] = 0;
             ++out->open[size];
           }
         }

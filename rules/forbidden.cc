@@ -5,7 +5,6 @@
 namespace renju {
 namespace {
 
-
 bool MakesFive(const Board& board, Point p) {
   return board.FivePoints(kBlack).Contains(p);
 }

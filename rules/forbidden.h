@@ -15,8 +15,8 @@
 #define RENJU_RULES_FORBIDDEN_H_
 
 #include <cstdint>
-#include "absl/strings/string_view.h"
 #include <vector>
+#include "absl/strings/string_view.h"
 
 #include "rules/board.h"
 

@@ -113,13 +113,14 @@ absl::StatusOr<Game> Game::FromStones(Variant variant, int size,
        {std::pair{&black, Color::kBlack}, std::pair{&white, Color::kWhite}}) {
     for (Point p : *stones) {
       if (!game->board_.OnBoard(p)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            ColorName(color), " stone (", p.x, ", ", p.y, ") is off the board"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(ColorName(color), " stone (", p.x, ", ", p.y,
+                         ") is off the board"));
       }
       if (!game->board_.IsEmpty(p)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            ColorName(color), " stone on ", PointName(p),
-            ": the point is already occupied"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(ColorName(color), " stone on ", PointName(p),
+                         ": the point is already occupied"));
       }
       game->board_.Place(p, color);
     }
@@ -159,25 +160,22 @@ absl::StatusOr<Game> Game::FromStones(Variant variant, int size,
 }
 
 uint64_t Game::hash() const {
-  return board_.hash() ^
-         (side_to_move_ == Color::kWhite ? kWhiteToMoveKey : 0);
+  return board_.hash() ^ (side_to_move_ == Color::kWhite ? kWhiteToMoveKey : 0);
 }
 
 absl::Status Game::CheckMove(Move m) const {
   const int number = ply() + 1;
   if (over()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("move ", number, " (", MoveName(m),
-                     ") comes after the end of the game (",
-                     GameResultName(result_), " by ",
-                     EndReasonName(end_reason_), ")"));
+    return absl::FailedPreconditionError(absl::StrCat(
+        "move ", number, " (", MoveName(m),
+        ") comes after the end of the game (", GameResultName(result_), " by ",
+        EndReasonName(end_reason_), ")"));
   }
   if (m.is_pass()) return absl::OkStatus();
   const Point p = m.point();
   if (!board_.OnBoard(p)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("move ", number, " is off the ", size(), "x", size(),
-                     " board"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "move ", number, " is off the ", size(), "x", size(), " board"));
   }
   if (!board_.IsEmpty(p)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -228,8 +226,7 @@ absl::Status Game::Play(Move m, ForbiddenMovePolicy policy,
     // need no test. A full board keeps its older, more specific name. A
     // game that played on (kPlaysOn) ends at the next kDraws move, so a
     // search from such a position sees every move as a draw.
-    if (result_ != GameResult::kBlackWin &&
-        result_ != GameResult::kWhiteWin &&
+    if (result_ != GameResult::kBlackWin && result_ != GameResult::kWhiteWin &&
         !windows_.CanMakeFive(Color::kBlack) &&
         !windows_.CanMakeFive(Color::kWhite)) {
       if (no_five_ply_ == 0) no_five_ply_ = ply() + 1;

@@ -8,8 +8,8 @@
 #define RENJU_RULES_GAME_H_
 
 #include <cstdint>
-#include "absl/strings/string_view.h"
 #include <vector>
+#include "absl/strings/string_view.h"
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -30,10 +30,10 @@ constexpr GameResult WinFor(Color c) {
 
 enum class EndReason : uint8_t {
   kNone = 0,
-  kFive,          // the winner made a five (RULES.md §2)
-  kForbidden,     // black played a forbidden point (renju)
-  kFullBoard,     // draw
-  kTwoPasses,     // draw
+  kFive,       // the winner made a five (RULES.md §2)
+  kForbidden,  // black played a forbidden point (renju)
+  kFullBoard,  // draw
+  kTwoPasses,  // draw
   kResignation,
   kTimeout,
   kNoFivePossible,  // draw: a move left neither side a five (RULES.md §5)
@@ -63,8 +63,7 @@ struct ForbiddenMoveRecord {
 
 class Game {
  public:
-  explicit Game(Variant variant = Variant::kRenju,
-                int size = kRenjuBoardSize);
+  explicit Game(Variant variant = Variant::kRenju, int size = kRenjuBoardSize);
   // Validates the variant/size pair first.
   static absl::StatusOr<Game> Create(Variant variant, int size);
   // Plays `moves` from the empty board with ForbiddenMovePolicy::kLoses; the

@@ -33,7 +33,7 @@ bool IsFive(int run, bool exact_five) {
 bool CentreInStraightFour(const uint8_t* cells, bool exact_five) {
   int start = 0;
   if (RunThrough(cells, kCenter, &start) != 4) return false;
-  const int left = start - 1;  // >= 1 because the run holds the centre
+  const int left = start - 1;   // >= 1 because the run holds the centre
   const int right = start + 4;  // <= 9 likewise
   if (cells[left] != kEmpty || cells[right] != kEmpty) return false;
   if (!exact_five) return true;

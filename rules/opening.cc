@@ -169,10 +169,10 @@ std::string AreaText(int area) {
   if (area == kAnywhere) return "anywhere";
   if (area == kCentrePoint) return absl::StrCat("on ", PointName(kAreaCentre));
   const int width = 2 * area + 1;
-  return absl::StrCat("inside the central ", width, "x", width, " (",
-                      PointName(Point(kAreaCentre.x - area, kAreaCentre.y - area)), "-",
-                      PointName(Point(kAreaCentre.x + area, kAreaCentre.y + area)),
-                      ")");
+  return absl::StrCat(
+      "inside the central ", width, "x", width, " (",
+      PointName(Point(kAreaCentre.x - area, kAreaCentre.y - area)), "-",
+      PointName(Point(kAreaCentre.x + area, kAreaCentre.y + area)), ")");
 }
 
 // --- Names -------------------------------------------------------------------
@@ -391,7 +391,8 @@ absl::StatusOr<OpeningAction> ParseOpeningAction(absl::string_view text,
       trimmed.substr(open + 1, trimmed.size() - open - 2);
   if (entry->kind == Kind::kDeclareCount) {
     int n = 0;
-    if (!absl::SimpleAtoi(argument, &n)) return error("the count is not a number");
+    if (!absl::SimpleAtoi(argument, &n))
+      return error("the count is not a number");
     return OpeningAction::DeclareCount(n);
   }
   std::vector<Point> points;
@@ -440,7 +441,8 @@ absl::StatusOr<std::vector<OpeningAction>> ParseOpeningActionList(
 absl::StatusOr<OpeningState> ReplayOpening(
     OpeningRule rule, const std::vector<OpeningAction>& actions,
     Variant variant, int size) {
-  absl::StatusOr<OpeningState> state = OpeningState::Create(rule, variant, size);
+  absl::StatusOr<OpeningState> state =
+      OpeningState::Create(rule, variant, size);
   if (!state.ok()) return state.status();
   for (size_t i = 0; i < actions.size(); ++i) {
     if (absl::Status s = state->Apply(actions[i]); !s.ok()) {
@@ -468,9 +470,9 @@ absl::Status PlayOpening(OpeningState& state, const OpeningDecider& decide,
     if (!action.ok()) return action.status();
     if (stopped()) return absl::CancelledError("stopped in the opening");
     if (absl::Status s = state.Apply(*action); !s.ok()) {
-      return absl::InternalError(absl::StrCat(
-          "the ", PlayerName(player), " player's opening action ",
-          action->ToString(), " was refused: ", s.message()));
+      return absl::InternalError(
+          absl::StrCat("the ", PlayerName(player), " player's opening action ",
+                       action->ToString(), " was refused: ", s.message()));
     }
   }
   return absl::OkStatus();

@@ -25,8 +25,12 @@ class PointSet {
 
   void InsertCell(int cell) { words_[cell >> 6] |= Bit(cell); }
   void EraseCell(int cell) { words_[cell >> 6] &= ~Bit(cell); }
-  void AssignCell(int cell, bool on) { on ? InsertCell(cell) : EraseCell(cell); }
-  bool ContainsCell(int cell) const { return (words_[cell >> 6] & Bit(cell)) != 0; }
+  void AssignCell(int cell, bool on) {
+    on ? InsertCell(cell) : EraseCell(cell);
+  }
+  bool ContainsCell(int cell) const {
+    return (words_[cell >> 6] & Bit(cell)) != 0;
+  }
 
   bool empty() const {
     for (uint64_t w : words_) {

@@ -388,9 +388,9 @@ absl::StatusOr<std::vector<GameRecord>> ReadMoveLists(absl::string_view text) {
 
 absl::StatusOr<std::string> WriteMoveList(const GameRecord& record) {
   if (record.size != kRenjuBoardSize) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "a move list is read as 15x15; this game is on ", record.size, "x",
-        record.size));
+    return absl::InvalidArgumentError(
+        absl::StrCat("a move list is read as 15x15; this game is on ",
+                     record.size, "x", record.size));
   }
   std::vector<std::string> tokens;
   if (record.result.has_value() && *record.result != GameResult::kOngoing) {
@@ -511,7 +511,8 @@ absl::StatusOr<ReplayedGame> ReplayRecord(const GameRecord& record,
     absl::StatusOr<OpeningState> opening =
         CheckOpeningRecord(*record.opening_rule, record.opening_actions,
                            record.moves, variant, record.size);
-    if (!opening.ok()) out.illegal_opening = std::string(opening.status().message());
+    if (!opening.ok())
+      out.illegal_opening = std::string(opening.status().message());
   }
   for (size_t i = 0; i < record.moves.size(); ++i) {
     const Move m = record.moves[i];
@@ -519,8 +520,8 @@ absl::StatusOr<ReplayedGame> ReplayRecord(const GameRecord& record,
       out.illegal = IllegalMove{static_cast<int>(i) + 1, m, *why};
       break;
     }
-    const absl::Status played = out.game.Play(
-        m, ForbiddenMovePolicy::kForgiven, NoFivePolicy::kPlaysOn);
+    const absl::Status played = out.game.Play(m, ForbiddenMovePolicy::kForgiven,
+                                              NoFivePolicy::kPlaysOn);
     // WhyIllegal covers every reason Game::CheckMove has.
     RENJU_CHECK(played.ok()) << played.message();
   }

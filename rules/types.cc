@@ -31,9 +31,8 @@ absl::StatusOr<Variant> ParseVariant(absl::string_view text) {
   for (Variant v : {Variant::kFreestyle, Variant::kStandard, Variant::kRenju}) {
     if (lower == VariantName(v)) return v;
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown rule '", text,
-                   "': expected renju, standard or freestyle"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown rule '", text, "': expected renju, standard or freestyle"));
 }
 
 absl::Status ValidateBoardSize(Variant v, int size) {
@@ -65,12 +64,12 @@ absl::StatusOr<Point> ParsePoint(absl::string_view token, int size) {
   if (token.size() < 2 || token.size() > 3) {
     return error("expected a column letter and a row number, like h8");
   }
-  const char column = static_cast<char>(
-      std::tolower(static_cast<unsigned char>(token[0])));
+  const char column =
+      static_cast<char>(std::tolower(static_cast<unsigned char>(token[0])));
   const char last_column = static_cast<char>('a' + size - 1);
   if (column < 'a' || column > last_column) {
-    return error(absl::StrCat("column '", token.substr(0, 1),
-                              "' is not in a..", std::string(1, last_column)));
+    return error(absl::StrCat("column '", token.substr(0, 1), "' is not in a..",
+                              std::string(1, last_column)));
   }
   int row = 0;
   for (char c : token.substr(1)) {
@@ -103,8 +102,8 @@ absl::StatusOr<std::vector<Move>> ParseMoveList(absl::string_view text,
     ++number;
     absl::StatusOr<Move> move = ParseMove(token, size);
     if (!move.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "move ", number, ": ", move.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("move ", number, ": ", move.status().message()));
     }
     moves.push_back(*move);
   }
@@ -112,9 +111,8 @@ absl::StatusOr<std::vector<Move>> ParseMoveList(absl::string_view text,
 }
 
 std::string MoveListString(const std::vector<Move>& moves) {
-  return absl::StrJoin(moves, " ", [](std::string* out, Move m) {
-    out->append(MoveName(m));
-  });
+  return absl::StrJoin(
+      moves, " ", [](std::string* out, Move m) { out->append(MoveName(m)); });
 }
 
 }  // namespace renju

@@ -1,8 +1,9 @@
 // The evaluator interface search needs: positions in, masked move priors
-// and a win/draw/loss value out, one position at a time or a batch at once. It includes no LibTorch, so search and its
-// tests build without the network (KataGo's nninterface.h / lc0's Backend
-// split). inference/ implements it with the network, batching and caching;
-// search/fake_evaluators.h has fixed and seeded-random fakes for tests.
+// and a win/draw/loss value out, one position at a time or a batch at once. It
+// includes no LibTorch, so search and its tests build without the network
+// (KataGo's nninterface.h / lc0's Backend split). inference/ implements it with
+// the network, batching and caching; search/fake_evaluators.h has fixed and
+// seeded-random fakes for tests.
 #ifndef RENJU_SEARCH_EVALUATOR_H_
 #define RENJU_SEARCH_EVALUATOR_H_
 

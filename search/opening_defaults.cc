@@ -22,15 +22,16 @@ int CentreDistance(Point p, int size) {
 
 std::vector<Point> NonSymmetricPoints(const Game& game,
                                       const std::vector<Point>& ranked, int n) {
-  const std::vector<Point> black = game.board().Stones(Color::kBlack).ToVector();
-  const std::vector<Point> white = game.board().Stones(Color::kWhite).ToVector();
+  const std::vector<Point> black =
+      game.board().Stones(Color::kBlack).ToVector();
+  const std::vector<Point> white =
+      game.board().Stones(Color::kWhite).ToVector();
   std::vector<Point> taken;
   for (Point p : ranked) {
     if (static_cast<int>(taken.size()) >= n) break;
-    const bool symmetric =
-        std::any_of(taken.begin(), taken.end(), [&](Point q) {
-          return SymmetricFifthCandidates(black, white, p, q);
-        });
+    const bool symmetric = std::any_of(
+        taken.begin(), taken.end(),
+        [&](Point q) { return SymmetricFifthCandidates(black, white, p, q); });
     if (!symmetric) taken.push_back(p);
   }
   return taken;
@@ -58,8 +59,8 @@ OpeningAction DefaultOpeningAction(const OpeningState& state, Random& rng) {
   }
   if (state.Allows(Kind::kOfferFifth)) {
     // A near-centre pool may hold too few non-symmetric points; then all.
-    std::vector<Point> offer = NonSymmetricPoints(
-        state.game(), points, state.RequiredOfferCount());
+    std::vector<Point> offer =
+        NonSymmetricPoints(state.game(), points, state.RequiredOfferCount());
     if (static_cast<int>(offer.size()) < state.RequiredOfferCount()) {
       offer = NonSymmetricPoints(state.game(), state.PlacementPoints(),
                                  state.RequiredOfferCount());

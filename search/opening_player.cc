@@ -186,8 +186,9 @@ absl::StatusOr<OpeningDecision> OpeningPlayer::Place(const OpeningState& state,
   absl::StatusOr<std::vector<CandidateValue>> values =
       Values(state.game(), *ranked, ctx);
   if (!values.ok()) return values.status();
-  const size_t best = BestIndex(
-      *values, [](const CandidateValue& v) { return -std::abs(v.black_score); });
+  const size_t best = BestIndex(*values, [](const CandidateValue& v) {
+    return -std::abs(v.black_score);
+  });
   decision.action = OpeningAction::Place((*values)[best].point);
   decision.value = -std::abs((*values)[best].black_score);
   decision.candidates = *std::move(values);
@@ -216,9 +217,10 @@ absl::StatusOr<OpeningDecision> OpeningPlayer::Offer(const OpeningState& state,
   const std::vector<Point> pool = NonSymmetricPoints(
       state.game(), *ranked, std::max(n, params_.max_candidates));
   if (static_cast<int>(pool.size()) < n) {
-    return absl::InternalError(absl::StrCat(
-        "only ", pool.size(), " mutually non-symmetric 5th-move candidates for ",
-        state.Expectation()));
+    return absl::InternalError(
+        absl::StrCat("only ", pool.size(),
+                     " mutually non-symmetric 5th-move candidates for ",
+                     state.Expectation()));
   }
   absl::StatusOr<std::vector<CandidateValue>> values =
       Values(state.game(), pool, ctx);
@@ -288,9 +290,8 @@ absl::StatusOr<OpeningDecision> OpeningPlayer::Declare(
                    });
   // Offering N leaves black the N-th best; white may swap after the count,
   // so the declarer wants it balanced. Ties: the smaller N.
-  const size_t best = BestIndex(sorted, [](const CandidateValue& v) {
-    return -std::abs(v.black_score);
-  });
+  const size_t best = BestIndex(
+      sorted, [](const CandidateValue& v) { return -std::abs(v.black_score); });
   OpeningDecision decision;
   decision.action = OpeningAction::DeclareCount(static_cast<int>(best) + 1);
   decision.value = -std::abs(sorted[best].black_score);

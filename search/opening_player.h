@@ -103,9 +103,9 @@ class OpeningPlayer {
   // The action for state.to_act(). `stopper` (may be null) cuts searches
   // short; the decision is then made on what they found. Errors: the
   // opening is over; the evaluator failed.
-  absl::StatusOr<OpeningDecision> Decide(const OpeningState& state,
-                                         Random& rng,
-                                         const SearchStopper* stopper = nullptr);
+  absl::StatusOr<OpeningDecision> Decide(
+      const OpeningState& state, Random& rng,
+      const SearchStopper* stopper = nullptr);
 
  private:
   struct Context;

@@ -98,10 +98,9 @@ absl::StatusOr<SearchResult> Search::Run(Random& rng,
   // A reused root is searched afresh when it was solved without moves (the
   // game still needs a move), or when only the root looks for the
   // opponent's VCF or VCT and found one (its moves must be the defences).
-  const bool stale_defence =
-      (run.root_tactics.tactic == Tactic::kDefendVcf ||
-       run.root_tactics.tactic == Tactic::kDefendVct) &&
-      root_->tactic != run.root_tactics.tactic;
+  const bool stale_defence = (run.root_tactics.tactic == Tactic::kDefendVcf ||
+                              run.root_tactics.tactic == Tactic::kDefendVct) &&
+                             root_->tactic != run.root_tactics.tactic;
   if (root_->expanded && (root_->edges.empty() || stale_defence)) {
     root_ = std::make_unique<Node>();
     root_raw_priors_.clear();

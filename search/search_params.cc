@@ -69,13 +69,15 @@ absl::Status SearchParams::Validate() const {
   }
   if (vcf_max_nodes < 1) return Bad("vcf_max_nodes", vcf_max_nodes, ">= 1");
   if (vcf_max_depth < 1 || vcf_max_depth > kMaxVcfDepth) {
-    return Bad("vcf_max_depth", vcf_max_depth, absl::StrCat("1..", kMaxVcfDepth));
+    return Bad("vcf_max_depth", vcf_max_depth,
+               absl::StrCat("1..", kMaxVcfDepth));
   }
   if (vct_max_nodes_root < 0) {
     return Bad("vct_max_nodes_root", vct_max_nodes_root, ">= 0");
   }
   if (vct_max_depth < 1 || vct_max_depth > kMaxVctDepth) {
-    return Bad("vct_max_depth", vct_max_depth, absl::StrCat("1..", kMaxVctDepth));
+    return Bad("vct_max_depth", vct_max_depth,
+               absl::StrCat("1..", kMaxVctDepth));
   }
   if (!Finite(vct_time_share) || vct_time_share <= 0 || vct_time_share > 1) {
     return Bad("vct_time_share", vct_time_share, "above 0, at most 1");

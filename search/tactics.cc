@@ -126,10 +126,10 @@ void Tactics::FindVcfDefences(Board& board, Color mover,
   result.vcf_line = std::move(threat.line);
 }
 
-
-void Tactics::FindVctRefutations(
-    Board& board, Color mover, const TacticsOptions& options,
-    std::chrono::steady_clock::time_point start, TacticsResult& result) {
+void Tactics::FindVctRefutations(Board& board, Color mover,
+                                 const TacticsOptions& options,
+                                 std::chrono::steady_clock::time_point start,
+                                 TacticsResult& result) {
   const Color opponent = Opponent(mover);
   // Both VCT steps share options.vct_limits.max_time_ms from `start`.
   const int64_t max_time_ms = options.vct_limits.max_time_ms;

@@ -6,7 +6,6 @@
 namespace renju {
 namespace {
 
-
 // Table keys: the board hash with the side to move and the attacker mixed
 // in, so that the same stones solved for the other side never collide.
 constexpr uint64_t kAttackerToMoveKey = 0x9e3779b97f4a7c15ull;

@@ -38,7 +38,8 @@ absl::Status GameDirectory::Write(const pb::GameRecord& game) const {
 absl::StatusOr<std::vector<std::string>> GameDirectory::ListUids() const {
   std::vector<std::pair<fs::file_time_type, std::string>> files;
   std::error_code error;
-  for (const fs::directory_entry& entry : fs::directory_iterator(path_, error)) {
+  for (const fs::directory_entry& entry :
+       fs::directory_iterator(path_, error)) {
     const std::string name = entry.path().filename().string();
     if (!absl::EndsWith(name, ".game")) continue;
     files.emplace_back(entry.last_write_time(error),
@@ -54,7 +55,8 @@ absl::StatusOr<std::vector<std::string>> GameDirectory::ListUids() const {
   return uids;
 }
 
-absl::StatusOr<pb::GameRecord> GameDirectory::Read(const std::string& uid) const {
+absl::StatusOr<pb::GameRecord> GameDirectory::Read(
+    const std::string& uid) const {
   absl::StatusOr<std::string> bytes = ReadFile(FileOf(uid));
   if (!bytes.ok()) return bytes.status();
   pb::GameRecord game;
@@ -74,8 +76,8 @@ absl::Status GameDirectory::Remove(const std::string& uid) const {
   std::error_code error;
   fs::remove(FileOf(uid), error);
   if (error) {
-    return absl::InternalError(absl::StrCat("cannot remove ", FileOf(uid),
-                                            ": ", error.message()));
+    return absl::InternalError(
+        absl::StrCat("cannot remove ", FileOf(uid), ": ", error.message()));
   }
   return absl::OkStatus();
 }

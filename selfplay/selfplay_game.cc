@@ -101,18 +101,14 @@ SelfplaySettings SelfplaySettingsFrom(const pb::RunConfig& config) {
   return s;
 }
 
-absl::StatusOr<pb::GameRecord> PlaySelfplayGame(
-    const SelfplaySettings& settings, Evaluator& evaluator, Random& rng,
-    const std::string& uid, const std::atomic<bool>* stop) {
-  pb::GameRecord record;
-  record.set_uid(uid);
-  record.set_variant(ToProto(settings.variant));
-  record.set_board_size(settings.board_size);
-  record.set_worker_id(settings.worker_id);
-  record.set_model_generation(settings.model_generation);
-  const bool may_resign = rng.Uniform() >= settings.no_resign_fraction;
-  record.set_resignation_disabled(!may_resign);
+namespace {
 
+// The game's start: the opening rule's phase or a book line, each ply written
+// to the record, which marks where the searched plies begin.
+absl::StatusOr<Game> PlayOpening(const SelfplaySettings& settings,
+                                 Evaluator& evaluator, Random& rng,
+                                 const std::atomic<bool>* stop,
+                                 pb::GameRecord& record) {
   absl::StatusOr<OpeningChoice> opening =
       ChooseOpening(settings.openings, settings.variant, settings.board_size,
                     rng, &evaluator);
@@ -133,8 +129,28 @@ absl::StatusOr<pb::GameRecord> PlaySelfplayGame(
     record.add_plies()->set_move(MoveIndex(m, settings.board_size));
   }
   record.set_opening_plies(record.plies_size());
+  return start;
+}
 
-  Search search(settings.search, evaluator, start);
+}  // namespace
+
+absl::StatusOr<pb::GameRecord> PlaySelfplayGame(
+    const SelfplaySettings& settings, Evaluator& evaluator, Random& rng,
+    const std::string& uid, const std::atomic<bool>* stop) {
+  pb::GameRecord record;
+  record.set_uid(uid);
+  record.set_variant(ToProto(settings.variant));
+  record.set_board_size(settings.board_size);
+  record.set_worker_id(settings.worker_id);
+  record.set_model_generation(settings.model_generation);
+  const bool may_resign = rng.Uniform() >= settings.no_resign_fraction;
+  record.set_resignation_disabled(!may_resign);
+
+  absl::StatusOr<Game> start =
+      PlayOpening(settings, evaluator, rng, stop, record);
+  if (!start.ok()) return start.status();
+
+  Search search(settings.search, evaluator, *start);
   const Game& game = search.game();  // advanced by search.Advance
   FlagStopper stopper(stop);
   RunOptions options;
@@ -151,7 +167,8 @@ absl::StatusOr<pb::GameRecord> PlaySelfplayGame(
     if (resign.Update(side, result->win)) {
       if (may_resign) {
         resigned = true;
-        record.set_result(side == Color::kBlack ? pb::WHITE_WIN : pb::BLACK_WIN);
+        record.set_result(side == Color::kBlack ? pb::WHITE_WIN
+                                                : pb::BLACK_WIN);
         record.set_end_reason(pb::RESIGNATION);
         break;
       }

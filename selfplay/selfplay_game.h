@@ -2,12 +2,12 @@
 // training targets (for full searches the policy target: the visit
 // distribution, or with SearchParams::gumbel_root the improved policy; the
 // root value; the final result) as a pb::GameRecord. With the Gumbel root
-// the move played is the Gumbel winner: no Dirichlet noise, no temperature. Resignation follows the config, with a
-// fraction of games that never resign so false resignations can be counted.
-// Under an opening rule (pb::OpeningMix rules) the opening player
-// (search/opening_player.h) takes every opening action for both sides
-// first; the record keeps them, and the stones they placed are plies
-// without a search target, like a placed opening's.
+// the move played is the Gumbel winner: no Dirichlet noise, no temperature.
+// Resignation follows the config, with a fraction of games that never resign so
+// false resignations can be counted. Under an opening rule (pb::OpeningMix
+// rules) the opening player (search/opening_player.h) takes every opening
+// action for both sides first; the record keeps them, and the stones they
+// placed are plies without a search target, like a placed opening's.
 #ifndef RENJU_SELFPLAY_SELFPLAY_GAME_H_
 #define RENJU_SELFPLAY_SELFPLAY_GAME_H_
 

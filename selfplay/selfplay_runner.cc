@@ -20,9 +20,8 @@ void SelfplayTally::Add(const pb::GameRecord& game) {
   resignations += game.end_reason() == pb::RESIGNATION;
   if (game.would_resign_ply() > 0) {
     ++would_resign_games;
-    const pb::GameResult loss = game.would_resign_color() == pb::BLACK
-                                    ? pb::WHITE_WIN
-                                    : pb::BLACK_WIN;
+    const pb::GameResult loss =
+        game.would_resign_color() == pb::BLACK ? pb::WHITE_WIN : pb::BLACK_WIN;
     false_resignations += game.result() != loss;
   }
 }
@@ -88,7 +87,8 @@ absl::Status SelfplayRunner::Run(int64_t max_games,
   // A watcher folds the caller's stop flag and our own failure into one.
   for (int t = 0; t < concurrent_games_; ++t) {
     threads.emplace_back([&, t] {
-      absl::Status s = PlayGames(t, max_games, evaluators, sink, &combined_stop);
+      absl::Status s =
+          PlayGames(t, max_games, evaluators, sink, &combined_stop);
       if (!s.ok()) {
         std::lock_guard<std::mutex> lock(error_mutex);
         if (error.ok()) error = s;

@@ -77,8 +77,8 @@ class SelfplayRunner {
 
  private:
   absl::Status PlayGames(int thread, int64_t max_games,
-                         const EvaluatorSource& evaluators, const GameSink& sink,
-                         const std::atomic<bool>* stop);
+                         const EvaluatorSource& evaluators,
+                         const GameSink& sink, const std::atomic<bool>* stop);
 
   const SelfplaySettings settings_;
   const int concurrent_games_;

@@ -88,7 +88,7 @@ absl::StatusOr<std::shared_ptr<EvaluatorStack>> Worker::FetchAndLoad(
   if (!fetched.ok()) return fetched.status();
   absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack =
       CreateEvaluatorStack(config_, config_.selfplay().evaluator(), path,
-                             options_.seed + info.generation());
+                           options_.seed + info.generation());
   if (!stack.ok()) return stack.status();
   return std::shared_ptr<EvaluatorStack>(std::move(*stack));
 }
@@ -98,7 +98,8 @@ absl::Status Worker::LoadFirstModel() {
   for (;;) {
     absl::StatusOr<pb::ModelInfo> info = client_->GetCurrentModel();
     if (info.ok()) {
-      absl::StatusOr<std::shared_ptr<EvaluatorStack>> stack = FetchAndLoad(*info);
+      absl::StatusOr<std::shared_ptr<EvaluatorStack>> stack =
+          FetchAndLoad(*info);
       if (stack.ok()) {
         absl::MutexLock lock(&mutex_);
         current_ = *stack;
@@ -131,12 +132,13 @@ void Worker::PollModels() {
     if (!info.ok()) continue;
     if (info->generation() <= current()->generation()) continue;
     // Spread the fleet's downloads over model_switch_delay_ms.
-    const int64_t delay =
-        static_cast<int64_t>(rng_.Uniform() * config_.selfplay().model_switch_delay_ms());
+    const int64_t delay = static_cast<int64_t>(
+        rng_.Uniform() * config_.selfplay().model_switch_delay_ms());
     if (!SleepUnlessStopped(delay, &stop_)) return;
     absl::StatusOr<std::shared_ptr<EvaluatorStack>> stack = FetchAndLoad(*info);
     if (!stack.ok()) {
-      RENJU_LOG(WARNING) << options_.worker_id << ": cannot switch to generation "
+      RENJU_LOG(WARNING) << options_.worker_id
+                         << ": cannot switch to generation "
                          << info->generation() << ": " << stack.status();
       continue;
     }
@@ -154,7 +156,8 @@ void Worker::FollowPacing() {
   // the trainer's SQLite answers every poll). An unreachable trainer does
   // not pause.
   constexpr int64_t kPausedPollMs = 500;
-  const int64_t running_poll_ms = 1000LL * config_.selfplay().model_poll_seconds();
+  const int64_t running_poll_ms =
+      1000LL * config_.selfplay().model_poll_seconds();
   bool was_paused = false;
   while (SleepUnlessStopped(was_paused ? kPausedPollMs : running_poll_ms,
                             &stop_)) {
@@ -163,8 +166,9 @@ void Worker::FollowPacing() {
     paused_ = paused;
     if (paused != was_paused) {
       RENJU_LOG(INFO) << options_.worker_id
-                      << (paused ? ": pausing new games while training catches up"
-                                 : ": resuming new games");
+                      << (paused
+                              ? ": pausing new games while training catches up"
+                              : ": resuming new games");
       was_paused = paused;
     }
   }
@@ -182,7 +186,8 @@ int64_t Worker::UploadPending() {
   for (size_t start = 0; start < uids->size(); start += batch_size) {
     std::vector<pb::GameRecord> games;
     std::vector<std::string> batch_uids;
-    for (size_t i = start; i < std::min(uids->size(), start + batch_size); ++i) {
+    for (size_t i = start; i < std::min(uids->size(), start + batch_size);
+         ++i) {
       absl::StatusOr<pb::GameRecord> game = pending_.Read((*uids)[i]);
       if (!game.ok()) {
         RENJU_LOG(ERROR) << game.status();
@@ -196,8 +201,8 @@ int64_t Worker::UploadPending() {
         client_->UploadGames(options_.worker_id, games);
     if (!acks.ok()) {
       RENJU_LOG(WARNING) << options_.worker_id << ": upload failed, "
-                         << uids->size() - start << " games kept: "
-                         << acks.status().message();
+                         << uids->size() - start
+                         << " games kept: " << acks.status().message();
       return -1;
     }
     for (const pb::GameAck& ack : *acks) {
@@ -293,9 +298,11 @@ absl::Status Worker::Run(const std::atomic<bool>* external_stop) {
 
 }  // namespace
 
-absl::Status RunWorker(const pb::RunConfig& config, const WorkerOptions& options,
+absl::Status RunWorker(const pb::RunConfig& config,
+                       const WorkerOptions& options,
                        const std::atomic<bool>* stop) {
-  absl::StatusOr<GameDirectory> pending = GameDirectory::Open(options.pending_dir);
+  absl::StatusOr<GameDirectory> pending =
+      GameDirectory::Open(options.pending_dir);
   if (!pending.ok()) return pending.status();
   absl::StatusOr<std::unique_ptr<TrainerClient>> client =
       TrainerClient::Create(options.trainer);

@@ -34,7 +34,8 @@ struct WorkerOptions {
   SelfplayRunner::EvaluatorSource evaluators;
 };
 
-absl::Status RunWorker(const pb::RunConfig& config, const WorkerOptions& options,
+absl::Status RunWorker(const pb::RunConfig& config,
+                       const WorkerOptions& options,
                        const std::atomic<bool>* stop);
 
 }  // namespace renju

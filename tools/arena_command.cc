@@ -4,8 +4,8 @@
 // Openings are the 26 canonical ones or a Gomocup opening file, each played
 // twice with colours swapped, or, with --opening-rule, every game is played
 // under that opening rule with each player taking its own opening actions
-// (the report counts each side's swaps); many games run at once sharing one batched
-// evaluator per model. Prints a progress line (score, Elo and interval,
+// (the report counts each side's swaps); many games run at once sharing one
+// batched evaluator per model. Prints a progress line (score, Elo and interval,
 // LLR), then a report; writes each game as .game and .psq and the summary
 // as summary.json into --out.
 //
@@ -69,7 +69,7 @@ class PlayerFactory {
     if (stack == nullptr) {
       absl::StatusOr<std::unique_ptr<EvaluatorStack>> created =
           CreateEvaluatorStack(config_, config_.selfplay().evaluator(), path,
-                                 static_cast<uint64_t>(args_.GetInt("seed")));
+                               static_cast<uint64_t>(args_.GetInt("seed")));
       if (!created.ok()) {
         return absl::Status(
             created.status().code(),
@@ -104,9 +104,8 @@ class PlayerFactory {
     absl::StatusOr<std::unique_ptr<EnginePlayer>> engine = MakeEnginePlayer(
         spec, absl::StripPrefix(spec, "engine:"), std::move(options));
     if (!engine.ok()) {
-      return absl::Status(
-          engine.status().code(),
-          absl::StrCat("arena: ", engine.status().message()));
+      return absl::Status(engine.status().code(),
+                          absl::StrCat("arena: ", engine.status().message()));
     }
     return *std::move(engine);
   }
@@ -223,13 +222,13 @@ int RunMatch(const pb::RunConfig& config, const Args& args) {
   ProgressLine progress;
   auto on_pair = [&](const ArenaSummary& s) {
     const double seconds = progress.elapsed_seconds();
-    std::string line = absl::StrCat(ArenaProgressLine(s), " | ",
-                                    FormatDuration(seconds));
+    std::string line =
+        absl::StrCat(ArenaProgressLine(s), " | ", FormatDuration(seconds));
     // The SPRT may end the match sooner than this estimate.
     if (s.games > 0 && s.max_games > s.games) {
-      absl::StrAppend(&line, " (eta ",
-                      FormatDuration(seconds * (s.max_games - s.games) / s.games),
-                      ")");
+      absl::StrAppend(
+          &line, " (eta ",
+          FormatDuration(seconds * (s.max_games - s.games) / s.games), ")");
     }
     progress.Update(line);
   };

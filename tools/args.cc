@@ -117,9 +117,9 @@ absl::Status Args::Parse(const std::vector<std::string>& argv) {
       }
     }
     if (it == flags_.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          command_, ": unknown flag --", name, " (see renju ", command_,
-          " --help)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(command_, ": unknown flag --", name, " (see renju ",
+                       command_, " --help)"));
     }
     Flag& flag = it->second;
     if (!has_value) {

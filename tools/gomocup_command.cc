@@ -118,7 +118,8 @@ int Gomocup(const Argv& argv) {
   absl::StatusOr<Variant> variant = ParseVariant(args.GetString("rule"));
   if (!variant.ok()) return Fail(variant.status());
   GomocupOptions options;
-  absl::StatusOr<std::unique_ptr<GomocupBrain>> brain = MakeBrain(args, options);
+  absl::StatusOr<std::unique_ptr<GomocupBrain>> brain =
+      MakeBrain(args, options);
   if (!brain.ok()) return Fail(brain.status());
   options.default_variant = *variant;
   options.default_turn_ms = args.GetInt("turn-ms");

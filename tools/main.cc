@@ -40,7 +40,8 @@ constexpr Command kCommands[] = {
 
 void PrintHelp() {
   std::printf("usage: renju <command> [flags]   (renju <command> --help)\n\n");
-  for (const Command& c : kCommands) std::printf("  %-12s %s\n", c.name, c.summary);
+  for (const Command& c : kCommands)
+    std::printf("  %-12s %s\n", c.name, c.summary);
 }
 
 }  // namespace

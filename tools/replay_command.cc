@@ -52,7 +52,8 @@ int Replay(const Argv& argv) {
             "(five, full board, two passes, no five possible) with a different "
             "recorded result; 'played_on_after_no_five' counts games that "
             "went on after neither side could make a five (each game's "
-            "no_five_ply says where); 'forbidden_last_move' counts, by recorded result, games "
+            "no_five_ply says where); 'forbidden_last_move' counts, by "
+            "recorded result, games "
             "whose last move is a flagged forbidden move.");
   args.AddBool("jsonl", "one JSON object per game, then {\"summary\":...}");
   args.AddString("rule", "",
@@ -73,7 +74,8 @@ int Replay(const Argv& argv) {
     std::cerr << "replay: name a record file\n" << args.Usage();
     return 2;
   }
-  if (absl::Status s = ReplayFile(args.positional()[0], rule, args.GetBool("jsonl"));
+  if (absl::Status s =
+          ReplayFile(args.positional()[0], rule, args.GetBool("jsonl"));
       !s.ok()) {
     return Fail(s);
   }

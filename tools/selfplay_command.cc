@@ -31,8 +31,7 @@ using EvaluatorText = std::function<std::string(double seconds)>;
 
 std::string TallyText(const SelfplayTally& t, double seconds,
                       const EvaluatorText& evaluator, int64_t target) {
-  std::string text = absl::StrFormat(
-      "games %d", t.games);
+  std::string text = absl::StrFormat("games %d", t.games);
   if (target > 0) {
     absl::StrAppendFormat(&text, "/%d", target);
     if (t.games > 0) {
@@ -71,8 +70,7 @@ EvaluatorText RemoteText(std::shared_ptr<RemoteEvaluator> remote) {
 // --evaluator HOST:PORT: the inference server's network, batched per RPC as
 // the local evaluator would batch its forwards.
 absl::StatusOr<std::shared_ptr<RemoteEvaluator>> ConnectEvaluator(
-    const pb::RunConfig& config, const Args& args,
-    const std::string& token) {
+    const pb::RunConfig& config, const Args& args, const std::string& token) {
   RemoteEvaluatorOptions options;
   options.channel = {args.GetString("evaluator"),
                      args.GetString("evaluator-tls-root-cert"), "", token};
@@ -86,14 +84,15 @@ absl::StatusOr<std::shared_ptr<RemoteEvaluator>> ConnectEvaluator(
 
 int RunOffline(const pb::RunConfig& config, const Args& args,
                const std::string& evaluator_token) {
-  absl::StatusOr<GameDirectory> out = GameDirectory::Open(args.GetString("out"));
+  absl::StatusOr<GameDirectory> out =
+      GameDirectory::Open(args.GetString("out"));
   if (!out.ok()) return Fail(out.status());
   SelfplayRunner::EvaluatorSource source;
   EvaluatorText evaluator_text;
   if (args.GetString("evaluator").empty()) {
     absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack =
         CreateEvaluatorStack(config, config.selfplay().evaluator(),
-                               args.GetString("model"), config.seed());
+                             args.GetString("model"), config.seed());
     if (!stack.ok()) return Fail(stack.status());
     std::shared_ptr<EvaluatorStack> shared = std::move(*stack);
     source = [shared] { return GameModel(shared); };
@@ -163,7 +162,8 @@ int Selfplay(const Argv& argv) {
     return Fail(absl::InvalidArgumentError(
         "selfplay: --worker-id may hold only letters, digits, '-', '_', '.'"));
   }
-  if (!args.GetString("evaluator").empty() && !args.GetString("model").empty()) {
+  if (!args.GetString("evaluator").empty() &&
+      !args.GetString("model").empty()) {
     return Fail(absl::InvalidArgumentError(
         "selfplay: --model and --evaluator exclude each other (the server "
         "chooses the model)"));
@@ -174,13 +174,14 @@ int Selfplay(const Argv& argv) {
   absl::StatusOr<std::string> evaluator_token =
       GetTokenFlag(args, "evaluator-token", TokenEnv::kNone);
   if (!evaluator_token.ok()) return Fail(evaluator_token.status());
-  absl::StatusOr<pb::RunConfig> config = LoadRunConfig(args.GetString("config"));
+  absl::StatusOr<pb::RunConfig> config =
+      LoadRunConfig(args.GetString("config"));
   if (!config.ok()) return Fail(config.status());
   StopOnSignals();
   if (!args.GetString("trainer").empty()) {
     WorkerOptions options;
-    options.trainer = {args.GetString("trainer"), args.GetString("tls-root-cert"),
-                       "", *token};
+    options.trainer = {args.GetString("trainer"),
+                       args.GetString("tls-root-cert"), "", *token};
     options.worker_id = args.GetString("worker-id");
     options.pending_dir = args.GetString("out");
     options.max_games = args.GetInt("games");

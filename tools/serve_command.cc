@@ -2,9 +2,9 @@
 // gRPC port, with the standard health service. It serves a checkpoint
 // (--model; without it or --trainer, the shipped default model,
 // tools/default_model.h) or the trainer's best model (--trainer), switching
-// to each new best as the trainer registers it. Prints "listening on HOST:PORT" once it
-// serves, so a launcher or test can ask for port 0 and read the port back.
-// With --http HOST:PORT, also the board page and its JSON API
+// to each new best as the trainer registers it. Prints "listening on HOST:PORT"
+// once it serves, so a launcher or test can ask for port 0 and read the port
+// back. With --http HOST:PORT, also the board page and its JSON API
 // (inference/http_frontend.h), announced as "http on http://HOST:PORT/"
 // (https:// with --tls-cert and --tls-key);
 // with --run-dir, also that training run's page at /run.html
@@ -57,7 +57,8 @@ int Serve(const Argv& argv) {
             "(search), Evaluate (raw network) and ListModels, plus the "
             "standard health service. Give --model PATH, or --trainer "
             "HOST:PORT to serve the trainer's best model and switch to each "
-            "new one; with neither, the shipped default model. Prints \"listening on HOST:PORT\" once ready.");
+            "new one; with neither, the shipped default model. Prints "
+            "\"listening on HOST:PORT\" once ready.");
   args.AddString("config", "",
                  "run config (text proto); its `server` part applies "
                  "(default: the schema's defaults with the model's own "
@@ -97,8 +98,7 @@ int Serve(const Argv& argv) {
     }
     if (!std::filesystem::is_directory(args.GetString("run-dir"))) {
       return Fail(absl::NotFoundError(absl::StrCat(
-          "serve: --run-dir ", args.GetString("run-dir"),
-          " is not a folder")));
+          "serve: --run-dir ", args.GetString("run-dir"), " is not a folder")));
     }
   }
   absl::StatusOr<std::string> trainer_token =

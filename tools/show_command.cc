@@ -42,7 +42,8 @@ std::string ShowGame(Game& game) {
                                  game.size(), "x", game.size(), "\n");
   absl::StrAppend(&out, RenderBoard(game.board(), marks, last));
   absl::StrAppend(&out, "moves: ", game.ply());
-  if (game.ply() > 0) absl::StrAppend(&out, " (", MoveListString(game.moves()), ")");
+  if (game.ply() > 0)
+    absl::StrAppend(&out, " (", MoveListString(game.moves()), ")");
   absl::StrAppend(&out, "\n");
   if (game.over()) {
     absl::StrAppend(&out, "result: ", GameResultName(game.result()), " by ",

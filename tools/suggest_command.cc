@@ -157,9 +157,9 @@ std::string OpeningHumanText(const pb::SuggestResponse& r, int size) {
   if (o.candidates().empty()) return out;
   absl::StrAppendFormat(&out, "\n%-9s %12s\n", "candidate", "black scores");
   for (const pb::OpeningCandidate& c : o.candidates()) {
-    const bool taken = std::find(o.action().points().begin(),
-                                 o.action().points().end(),
-                                 c.point()) != o.action().points().end();
+    const bool taken =
+        std::find(o.action().points().begin(), o.action().points().end(),
+                  c.point()) != o.action().points().end();
     absl::StrAppendFormat(&out, "%-9s %12.2f%s\n", MoveText(c.point(), size),
                           Expected(c.black_score()), taken ? "   *" : "");
   }
@@ -227,9 +227,8 @@ int Suggest(const Argv& argv) {
   if (!token.ok()) return Fail(token.status());
   absl::StatusOr<pb::SuggestRequest> request = BuildRequest(args);
   if (!request.ok()) return Fail(request.status());
-  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
-      MakeChannel({args.GetString("server"), args.GetString("tls-root-cert"),
-                   "", *token});
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeChannel(
+      {args.GetString("server"), args.GetString("tls-root-cert"), "", *token});
   if (!channel.ok()) return Fail(channel.status());
   std::unique_ptr<pb::Inference::Stub> stub = pb::Inference::NewStub(*channel);
   grpc::ClientContext context;

@@ -37,9 +37,9 @@ absl::StatusOr<std::string> GetTokenFlag(const Args& args,
   if (!file.empty()) {
     absl::StatusOr<std::string> token = ReadSecretFile(file);
     if (!token.ok()) {
-      return absl::Status(token.status().code(),
-                          absl::StrCat("--", file_flag, ": ",
-                                       token.status().message()));
+      return absl::Status(
+          token.status().code(),
+          absl::StrCat("--", file_flag, ": ", token.status().message()));
     }
     return token;
   }

@@ -54,8 +54,8 @@ absl::StatusOr<pb::RunConfig> LoadNewTrainConfig(const Args& args) {
       LoadRunConfig(args.GetString("config"));
   if (!config.ok()) return config.status();
   if (!args.GetString("override").empty()) {
-    config = OverrideRunConfig(*config, args.GetString("override"),
-                               "--override");
+    config =
+        OverrideRunConfig(*config, args.GetString("override"), "--override");
     if (!config.ok()) return config.status();
   }
   // The trainer checks this too, but only after the run folder exists.
@@ -78,7 +78,7 @@ absl::StatusOr<pb::RunConfig> LoadNewTrainConfig(const Args& args) {
 absl::Status CreateTrainRunDir(const Args& args, const pb::RunConfig& config,
                                RunPaths& paths) {
   paths.root = args.GetString("run-dir").empty() ? DefaultRunDir(config)
-                                                : args.GetString("run-dir");
+                                                 : args.GetString("run-dir");
   std::error_code error;
   if (fs::exists(paths.root) && !fs::is_empty(paths.root, error)) {
     return absl::AlreadyExistsError(absl::StrCat(
@@ -138,7 +138,8 @@ int Train(const Argv& argv) {
   Launcher launcher(*config, paths, generations, cpu_minutes * 60,
                     args.GetString("http"), interrupted);
   absl::Status status = launcher.Run();
-  if (!status.ok()) return absl::IsCancelled(status) ? (Fail(status), 130) : Fail(status);
+  if (!status.ok())
+    return absl::IsCancelled(status) ? (Fail(status), 130) : Fail(status);
   return 0;
 }
 

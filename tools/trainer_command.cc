@@ -70,9 +70,11 @@ int Trainer(const Argv& argv) {
         "trainer: --world-size > 1 needs --init-method"));
   }
 
-  absl::StatusOr<pb::RunConfig> config = LoadRunConfig(args.GetString("config"));
+  absl::StatusOr<pb::RunConfig> config =
+      LoadRunConfig(args.GetString("config"));
   if (!config.ok()) return Fail(config.status());
-  if (absl::Status s = RunTrainerProcess(*config, TrainerOptionsOf(args)); !s.ok()) {
+  if (absl::Status s = RunTrainerProcess(*config, TrainerOptionsOf(args));
+      !s.ok()) {
     return Fail(s);
   }
   return 0;

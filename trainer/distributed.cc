@@ -44,8 +44,8 @@ absl::StatusOr<InitMethod> ParseInitMethod(const std::string& text) {
     if (colon == absl::string_view::npos || colon == 0 ||
         !absl::SimpleAtoi(rest.substr(colon + 1), &port) || port == 0 ||
         port > 65535) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "init method '", text, "': expected tcp://host:port"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("init method '", text, "': expected tcp://host:port"));
     }
     method.host = std::string(rest.substr(0, colon));
     method.port = static_cast<uint16_t>(port);
@@ -114,13 +114,12 @@ absl::StatusOr<std::unique_ptr<DataParallelGroup>> DataParallelGroup::Connect(
     impl->group = c10::make_intrusive<c10d::ProcessGroupGloo>(
         impl->store, options.rank, options.world_size, gloo_options);
   } catch (const std::exception& e) {
-    return absl::UnavailableError(
-        absl::StrCat("joining the process group at ", options.init_method,
-                     " as rank ", options.rank, " of ", options.world_size,
-                     ": ", e.what()));
+    return absl::UnavailableError(absl::StrCat(
+        "joining the process group at ", options.init_method, " as rank ",
+        options.rank, " of ", options.world_size, ": ", e.what()));
   }
-  return std::unique_ptr<DataParallelGroup>(new DataParallelGroup(
-      options.rank, options.world_size, std::move(impl)));
+  return std::unique_ptr<DataParallelGroup>(
+      new DataParallelGroup(options.rank, options.world_size, std::move(impl)));
 }
 
 absl::Status DataParallelGroup::AllReduceSum(at::Tensor& tensor) {

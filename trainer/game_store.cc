@@ -110,12 +110,12 @@ absl::Status GameStore::CreateSchema() {
   if (*row) {
     if (version->ColumnText(0) != std::to_string(kSchemaVersion)) {
       return absl::FailedPreconditionError(absl::StrCat(
-          "database ", db_->path(), ": schema version ",
-          version->ColumnText(0), ", this build reads ", kSchemaVersion));
+          "database ", db_->path(), ": schema version ", version->ColumnText(0),
+          ", this build reads ", kSchemaVersion));
     }
-  } else if (absl::Status s = db_->Execute(absl::StrCat(
-                 "INSERT INTO meta VALUES ('schema_version', '",
-                 kSchemaVersion, "')"));
+  } else if (absl::Status s = db_->Execute(
+                 absl::StrCat("INSERT INTO meta VALUES ('schema_version', '",
+                              kSchemaVersion, "')"));
              !s.ok()) {
     return s;
   }
@@ -249,9 +249,9 @@ int64_t GameStore::NumPositions() {
 
 absl::Status GameStore::RegisterModel(const ModelEntry& model) {
   absl::MutexLock lock(&mutex_);
-  absl::StatusOr<SqliteStatement> stmt = db_->Prepare(absl::StrCat(
-      "INSERT INTO models (", kModelColumns,
-      ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+  absl::StatusOr<SqliteStatement> stmt =
+      db_->Prepare(absl::StrCat("INSERT INTO models (", kModelColumns,
+                                ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   if (!stmt.ok()) return stmt.status();
   BindModel(*stmt, model);
   return stmt->Run();
@@ -259,9 +259,9 @@ absl::Status GameStore::RegisterModel(const ModelEntry& model) {
 
 absl::Status GameStore::UpdateModel(const ModelEntry& model) {
   absl::MutexLock lock(&mutex_);
-  absl::StatusOr<SqliteStatement> stmt = db_->Prepare(absl::StrCat(
-      "REPLACE INTO models (", kModelColumns,
-      ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+  absl::StatusOr<SqliteStatement> stmt =
+      db_->Prepare(absl::StrCat("REPLACE INTO models (", kModelColumns,
+                                ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   if (!stmt.ok()) return stmt.status();
   BindModel(*stmt, model);
   return stmt->Run();
@@ -269,8 +269,8 @@ absl::Status GameStore::UpdateModel(const ModelEntry& model) {
 
 absl::StatusOr<std::vector<ModelEntry>> GameStore::Models() {
   absl::MutexLock lock(&mutex_);
-  absl::StatusOr<SqliteStatement> stmt = db_->Prepare(
-      absl::StrCat("SELECT ", kModelColumns, " FROM models ORDER BY generation"));
+  absl::StatusOr<SqliteStatement> stmt = db_->Prepare(absl::StrCat(
+      "SELECT ", kModelColumns, " FROM models ORDER BY generation"));
   if (!stmt.ok()) return stmt.status();
   std::vector<ModelEntry> out;
   for (;;) {

@@ -26,8 +26,8 @@ struct IncomingGame {
   std::string uid;
   std::string record;  // serialized pb::GameRecord
   int64_t model_generation = 0;
-  int num_positions = 0;   // training positions it holds
-  std::string rejection;   // non-empty: invalid; counted, never stored
+  int num_positions = 0;  // training positions it holds
+  std::string rejection;  // non-empty: invalid; counted, never stored
 };
 
 struct GameAckEntry {

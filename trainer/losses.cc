@@ -28,7 +28,8 @@ AuxSums AuxLosses(const NetworkOutputs& out, const BatchTensors& b) {
 
 }  // namespace
 
-BatchTensors ToTensors(const TrainingBatch& batch, const torch::Device& device) {
+BatchTensors ToTensors(const TrainingBatch& batch,
+                       const torch::Device& device) {
   const int64_t n = batch.size;
   const int64_t s = batch.board_size;
   auto tensor = [&](const std::vector<float>& v, std::vector<int64_t> shape) {
@@ -37,8 +38,7 @@ BatchTensors ToTensors(const TrainingBatch& batch, const torch::Device& device) 
         .to(device);
   };
   BatchTensors b;
-  b.x = tensor(batch.planes,
-               {n, NumInputPlanes(batch.encoding_version), s, s});
+  b.x = tensor(batch.planes, {n, NumInputPlanes(batch.encoding_version), s, s});
   b.policy_target = tensor(batch.policy_target, {n, s * s});
   b.policy_weight = tensor(batch.policy_weight, {n});
   b.wdl_target = tensor(batch.wdl_target, {n, 3});
@@ -98,7 +98,8 @@ StepStats Summarize(const double* sum, const TrainingOptions& options,
   out.step = step;
   out.learning_rate = lr;
   out.samples = static_cast<int>(std::lround(sum[kSampleCount]));
-  out.full_search_samples = static_cast<int>(std::lround(sum[kFullSearchCount]));
+  out.full_search_samples =
+      static_cast<int>(std::lround(sum[kFullSearchCount]));
   const double samples = std::max(1.0, sum[kSampleCount]);
   const double full = std::max(1.0, sum[kFullSearchCount]);
   out.policy_loss = sum[kPolicyCeSum] / full;

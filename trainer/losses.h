@@ -41,7 +41,7 @@ struct BatchTensors {
   // Points inference would consider, plus any the target names (a target
   // is always legal in a validated game; this keeps the loss finite
   // regardless).
-  torch::Tensor candidates;     // [n, S * S] bool
+  torch::Tensor candidates;  // [n, S * S] bool
   // With auxiliary targets only (else undefined).
   torch::Tensor opponent_policy_target;  // [n, S * S]
   torch::Tensor opponent_policy_weight;  // [n]

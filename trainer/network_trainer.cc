@@ -41,7 +41,8 @@ absl::Status ValidateOptions(const TrainingOptions& o) {
     return absl::InvalidArgumentError(absl::StrCat(
         "training option ", field, " = ", value, " is outside ", range));
   };
-  if (!(o.learning_rate > 0)) return bad("learning_rate", o.learning_rate, "(0, inf)");
+  if (!(o.learning_rate > 0))
+    return bad("learning_rate", o.learning_rate, "(0, inf)");
   if (o.warmup_steps < 0) return bad("warmup_steps", o.warmup_steps, "0..");
   if (!(o.lr_decay_factor > 0 && o.lr_decay_factor <= 1)) {
     return bad("lr_decay_factor", o.lr_decay_factor, "(0, 1]");
@@ -49,8 +50,10 @@ absl::Status ValidateOptions(const TrainingOptions& o) {
   if (o.lr_decay_every_steps < 0) {
     return bad("lr_decay_every_steps", o.lr_decay_every_steps, "0..");
   }
-  if (!(o.momentum >= 0 && o.momentum < 1)) return bad("momentum", o.momentum, "[0, 1)");
-  if (!(o.weight_decay >= 0)) return bad("weight_decay", o.weight_decay, "[0, inf)");
+  if (!(o.momentum >= 0 && o.momentum < 1))
+    return bad("momentum", o.momentum, "[0, 1)");
+  if (!(o.weight_decay >= 0))
+    return bad("weight_decay", o.weight_decay, "[0, inf)");
   if (!(o.policy_loss_weight >= 0)) {
     return bad("policy_loss_weight", o.policy_loss_weight, "[0, inf)");
   }
@@ -233,14 +236,14 @@ absl::Status CheckTrainingStateMetadata(const TrainingStateMetadata& m,
   }
   if (m.encoding_version != absl::StrCat(config.encoding_version)) {
     return TrainingStateError(
-        path, absl::StrCat("input encoding version ", m.encoding_version,
-                           ", the network config expects ",
-                           config.encoding_version));
+        path,
+        absl::StrCat("input encoding version ", m.encoding_version,
+                     ", the network config expects ", config.encoding_version));
   }
   if (m.network != config.DebugString()) {
-    return TrainingStateError(path, absl::StrCat("network ", m.network,
-                                                 ", expected ",
-                                                 config.DebugString()));
+    return TrainingStateError(path,
+                              absl::StrCat("network ", m.network, ", expected ",
+                                           config.DebugString()));
   }
   if (m.optimizer != OptimizerName(optimizer)) {
     return TrainingStateError(
@@ -329,7 +332,8 @@ absl::StatusOr<std::unique_ptr<NetworkTrainer>> NetworkTrainer::Create(
     DataParallelGroup* group) {
   if (absl::Status s = config.Validate(); !s.ok()) return s;
   if (absl::Status s = ValidateOptions(options); !s.ok()) return s;
-  absl::StatusOr<torch::Device> device = ParseTorchDevice(options.device, "trainer device");
+  absl::StatusOr<torch::Device> device =
+      ParseTorchDevice(options.device, "trainer device");
   if (!device.ok()) return device.status();
   if (device->is_cpu()) KeepActivationsInHeap();
   std::unique_ptr<NetworkTrainer> trainer(
@@ -409,7 +413,7 @@ absl::StatusOr<StepStats> NetworkTrainer::Step(const TrainingBatch& batch) {
     if (group_ != nullptr) {
       torch::NoGradGuard no_grad;
       if (absl::Status s = AverageOverRanks(*group_, impl.parameters,
-                                              impl.batch_norm_statistics, sums);
+                                            impl.batch_norm_statistics, sums);
           !s.ok()) {
         return s;
       }
@@ -479,9 +483,9 @@ NetworkTrainer::LoadState(const std::string& path) {
   absl::StatusOr<TensorFile> file = ReadTensorFile(path);
   if (!file.ok()) return file.status();
   if (file->kind != kStateKind) {
-    return TrainingStateError(path, absl::StrCat("kind '", file->kind,
-                                                 "', expected '", kStateKind,
-                                                 "'"));
+    return TrainingStateError(
+        path,
+        absl::StrCat("kind '", file->kind, "', expected '", kStateKind, "'"));
   }
   TrainingStateMetadata metadata = ReadTrainingStateMetadata(file->metadata);
   if (absl::Status s = CheckTrainingStateMetadata(metadata, config_,
@@ -489,31 +493,32 @@ NetworkTrainer::LoadState(const std::string& path) {
       !s.ok()) {
     return s;
   }
-  absl::StatusOr<TrainingStateTensors> tensors = SplitTrainingStateTensors(
-      file->tensors, metadata.optimizer_bytes, path);
+  absl::StatusOr<TrainingStateTensors> tensors =
+      SplitTrainingStateTensors(file->tensors, metadata.optimizer_bytes, path);
   if (!tensors.ok()) return tensors.status();
   const std::vector<TensorRecord>& model = tensors->model;
   const std::vector<TensorRecord>& average = tensors->average;
   const TensorRecord* archive = tensors->archive;
   const int64_t optimizer_bytes = metadata.optimizer_bytes;
-  absl::Status status = TorchGuarded(absl::StrCat("training state ", path), [&] {
-    if (absl::Status s = ImportTensors(model, absl::StrCat("training state ", path),
-                                       *impl_->net);
-        !s.ok()) {
-      return s;
-    }
-    torch::serialize::InputArchive input;
-    input.load_from(archive->data.data(), optimizer_bytes, impl_->device);
-    impl_->optimizer->load(input);
-    if (!impl_->average) return absl::OkStatus();
-    if (average.empty()) {
-      UpdateAverage(impl_->live_tensors, impl_->average_tensors, 0);
-      return absl::OkStatus();
-    }
-    return ImportTensors(average,
-                         absl::StrCat("training state ", path, " (average)"),
-                         *impl_->average);
-  });
+  absl::Status status =
+      TorchGuarded(absl::StrCat("training state ", path), [&] {
+        if (absl::Status s = ImportTensors(
+                model, absl::StrCat("training state ", path), *impl_->net);
+            !s.ok()) {
+          return s;
+        }
+        torch::serialize::InputArchive input;
+        input.load_from(archive->data.data(), optimizer_bytes, impl_->device);
+        impl_->optimizer->load(input);
+        if (!impl_->average) return absl::OkStatus();
+        if (average.empty()) {
+          UpdateAverage(impl_->live_tensors, impl_->average_tensors, 0);
+          return absl::OkStatus();
+        }
+        return ImportTensors(
+            average, absl::StrCat("training state ", path, " (average)"),
+            *impl_->average);
+      });
   if (!status.ok()) return status;
   step_ = metadata.step;
   return std::move(metadata.extra);

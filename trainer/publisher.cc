@@ -43,16 +43,17 @@ absl::Status Publisher::Publish(int64_t generation, const std::string& path,
   }
 
   // The match rates the generation and, with gating on, decides it.
-  const bool play = config_.arena().gating() || config_.arena().rate_generations();
+  const bool play =
+      config_.arena().gating() || config_.arena().rate_generations();
   if (play) {
     RENJU_LOG(INFO) << "generation " << generation << " plays generation "
-                    << (*best)->generation << " ("
-                    << config_.arena().games() << " games)";
+                    << (*best)->generation << " (" << config_.arena().games()
+                    << " games)";
     CheckpointMatchOptions options;
-    options.out_dir = (fs::path(run_dir_) / "matches" /
-                       absl::StrCat("gen", generation, "-vs-gen",
-                                    (*best)->generation))
-                          .string();
+    options.out_dir =
+        (fs::path(run_dir_) / "matches" /
+         absl::StrCat("gen", generation, "-vs-gen", (*best)->generation))
+            .string();
     options.seed = config_.seed() + static_cast<uint64_t>(generation);
     options.stop = stop_;
     absl::StatusOr<ArenaSummary> summary =

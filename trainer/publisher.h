@@ -28,8 +28,11 @@ class Publisher {
   // ends a running match early.
   Publisher(const pb::RunConfig& config, std::string run_dir, GameStore* store,
             MatchStore* matches, const std::atomic<bool>* stop)
-      : config_(config), run_dir_(std::move(run_dir)), store_(store),
-        matches_(matches), stop_(stop) {}
+      : config_(config),
+        run_dir_(std::move(run_dir)),
+        store_(store),
+        matches_(matches),
+        stop_(stop) {}
 
   // Registers the generation; from generation 1 on, plays its match
   // against the best, then the anchor matches that are due

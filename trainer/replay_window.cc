@@ -18,7 +18,8 @@ int64_t WindowSize(int64_t total_positions, const WindowParams& params) {
   const double c = static_cast<double>(params.c);
   const double ratio = static_cast<double>(total_positions) / c;
   const double size =
-      c * (1 + params.beta * (std::pow(ratio, params.alpha) - 1) / params.alpha);
+      c *
+      (1 + params.beta * (std::pow(ratio, params.alpha) - 1) / params.alpha);
   return std::min(total_positions, static_cast<int64_t>(size));
 }
 
@@ -29,8 +30,7 @@ void TrainingBatch::Reset(int n, int board_size_in, int encoding_version_in,
   size = n;
   const int points = board_size * board_size;
   planes.assign(
-      static_cast<size_t>(n) * EncodedSize(board_size, encoding_version),
-      0.0f);
+      static_cast<size_t>(n) * EncodedSize(board_size, encoding_version), 0.0f);
   policy_target.assign(static_cast<size_t>(n) * points, 0.0f);
   policy_weight.assign(n, 0.0f);
   wdl_target.assign(static_cast<size_t>(n) * 3, 0.0f);
@@ -63,8 +63,8 @@ absl::StatusOr<int> ReplayWindow::AddGame(int64_t id,
                                           const pb::GameRecord& record) {
   if (!games_.empty() && id <= games_.back().id) {
     return absl::InvalidArgumentError(
-        absl::StrCat("game ", id, " is not newer than game ",
-                     games_.back().id, " already in the window"));
+        absl::StrCat("game ", id, " is not newer than game ", games_.back().id,
+                     " already in the window"));
   }
   absl::StatusOr<WindowGame> game = Compact(id, record);
   if (!game.ok()) return game.status();
@@ -93,9 +93,9 @@ absl::Status ReplayWindow::Restore(
     if (!game->positions.empty()) compact.push_back(*std::move(game));
   }
   if (held > total_positions) {
-    return absl::DataLossError(absl::StrCat(
-        "the saved window's games hold ", held,
-        " positions, more than the ", total_positions, " ever ingested"));
+    return absl::DataLossError(absl::StrCat("the saved window's games hold ",
+                                            held, " positions, more than the ",
+                                            total_positions, " ever ingested"));
   }
   // Numbered so that the newest position is total_positions - 1, as when
   // they were first ingested.
@@ -112,15 +112,15 @@ absl::StatusOr<ReplayWindow::WindowGame> ReplayWindow::Compact(
   absl::StatusOr<Game> replayed =
       ValidateGameRecord(record, NoFivePolicy::kPlaysOn);
   if (!replayed.ok()) {
-    return absl::DataLossError(absl::StrCat("stored game ", id, " (",
-                                            record.uid(), ") is invalid: ",
-                                            replayed.status().message()));
+    return absl::DataLossError(
+        absl::StrCat("stored game ", id, " (", record.uid(),
+                     ") is invalid: ", replayed.status().message()));
   }
   if (replayed->size() != board_size_) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "stored game ", id, " (", record.uid(), ") is on a ",
-        replayed->size(), "x", replayed->size(), " board; the network plays ",
-        board_size_, "x", board_size_));
+        "stored game ", id, " (", record.uid(), ") is on a ", replayed->size(),
+        "x", replayed->size(), " board; the network plays ", board_size_, "x",
+        board_size_));
   }
   WindowGame game;
   game.id = id;
@@ -266,12 +266,12 @@ void ReplayWindow::WritePosition(int64_t index, Symmetry s, int row,
   Game replay(game.variant, size);
   for (int i = 0; i < position.ply; ++i) {
     const int point = game.moves[i];
-    const Move m = point < 0 ? Move::Pass()
-                             : Move::At(ApplySymmetry(s, PointAt(point, size),
-                                                      size));
+    const Move m = point < 0
+                       ? Move::Pass()
+                       : Move::At(ApplySymmetry(s, PointAt(point, size), size));
     const absl::Status status = replay.Play(m);
-    RENJU_CHECK(status.ok()) << "game " << game.id << " ply " << i + 1 << ": "
-                             << status;
+    RENJU_CHECK(status.ok())
+        << "game " << game.id << " ply " << i + 1 << ": " << status;
   }
   RENJU_DCHECK(batch.board_size == size &&
                batch.encoding_version == encoding_version_)
@@ -282,7 +282,8 @@ void ReplayWindow::WritePosition(int64_t index, Symmetry s, int row,
 
   float* policy = &batch.policy_target[static_cast<size_t>(row) * size * size];
   for (uint32_t j = position.policy_begin; j < position.policy_end; ++j) {
-    const Point p = ApplySymmetry(s, PointAt(game.policy_points[j], size), size);
+    const Point p =
+        ApplySymmetry(s, PointAt(game.policy_points[j], size), size);
     policy[PointIndex(p, size)] += game.policy_probs[j];
   }
   batch.policy_weight[row] = position.full_search ? 1.0f : 0.0f;

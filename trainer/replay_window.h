@@ -66,18 +66,18 @@ int64_t WindowSize(int64_t total_positions, const WindowParams& params);
 // target [i * floats per position + j].
 struct TrainingBatch {
   int board_size = 0;
-  int encoding_version = 1;           // of the planes (encoding.h)
-  int size = 0;                       // positions
+  int encoding_version = 1;  // of the planes (encoding.h)
+  int size = 0;              // positions
   // size * EncodedSize(board_size, encoding_version)
   std::vector<float> planes;
   // The search's visit distribution over points y * S + x; all zero for a
   // position whose search was not a full one.
-  std::vector<float> policy_target;   // size * S * S
+  std::vector<float> policy_target;  // size * S * S
   // 1 where policy_target is a full search's target, else 0.
-  std::vector<float> policy_weight;   // size
+  std::vector<float> policy_weight;  // size
   // The game's result from the side to move's view: win, draw, loss
   // one-hot (a resignation is a win for the other side).
-  std::vector<float> wdl_target;      // size * 3
+  std::vector<float> wdl_target;  // size * 3
   // The auxiliary targets (file comment); empty without them. The next
   // ply's policy target, and 1 where it has one (else 0).
   std::vector<float> opponent_policy_target;  // size * S * S
@@ -111,8 +111,9 @@ class ReplayWindow {
   // held, (id, serialized record) in id order, and `total_positions` the N
   // at that time. The result equals the saved window exactly; an error
   // names the first game that does not fit.
-  absl::Status Restore(int64_t total_positions,
-                       const std::vector<std::pair<int64_t, std::string>>& games);
+  absl::Status Restore(
+      int64_t total_positions,
+      const std::vector<std::pair<int64_t, std::string>>& games);
 
   // Fills `batch` with `n` positions drawn uniformly (with replacement)
   // from the newest WindowSize() positions, each under a random symmetry.

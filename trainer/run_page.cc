@@ -56,7 +56,8 @@ void AddRatings(const fs::path& file, OrderedJson& out,
   out["anchors"] = OrderedJson::array();
   absl::StatusOr<std::string> text = ReadFile(file.string());
   if (!text.ok()) {
-    if (fs::exists(file)) problems.push_back(std::string(text.status().message()));
+    if (fs::exists(file))
+      problems.push_back(std::string(text.status().message()));
     return;  // no match played yet
   }
   try {
@@ -83,11 +84,11 @@ void AddRatings(const fs::path& file, OrderedJson& out,
           {"games_per_minute", nullptr}};
       if (previous != nullptr && row["created_unix_ms"] > 0 &&
           previous->value("created_unix_ms", int64_t{0}) > 0) {
-        row["games_per_minute"] = GamesPerMinute(
-            row["games_seen"].get<int64_t>() -
-                previous->value("games_seen", int64_t{0}),
-            row["created_unix_ms"].get<int64_t>() -
-                previous->value("created_unix_ms", int64_t{0}));
+        row["games_per_minute"] =
+            GamesPerMinute(row["games_seen"].get<int64_t>() -
+                               previous->value("games_seen", int64_t{0}),
+                           row["created_unix_ms"].get<int64_t>() -
+                               previous->value("created_unix_ms", int64_t{0}));
       }
       out["generations"].push_back(std::move(row));
       previous = &r;
@@ -122,8 +123,8 @@ void AddLosses(const fs::path& file, OrderedJson& out,
     return;
   }
   const size_t n = rows->size();
-  const size_t stride = n <= kMaxLossPoints ? 1 : (n + kMaxLossPoints - 1) /
-                                                       kMaxLossPoints;
+  const size_t stride =
+      n <= kMaxLossPoints ? 1 : (n + kMaxLossPoints - 1) / kMaxLossPoints;
   for (size_t i = 0; i < n; i += stride) {
     // The newest row always goes: it is what the page shows as "now".
     const LossRow& row = (*rows)[i + stride >= n ? n - 1 : i];
@@ -148,8 +149,8 @@ bool ParseMatchName(const std::string& name, int64_t& generation,
   const size_t vs = name.find("-vs-");
   if (vs == std::string::npos || vs + 4 >= name.size() ||
       !absl::SimpleAtoi(name.substr(3, vs - 3), &generation) ||
-      generation < 0 || name.substr(vs + 4).find_first_not_of('.') ==
-                            std::string::npos) {
+      generation < 0 ||
+      name.substr(vs + 4).find_first_not_of('.') == std::string::npos) {
     return false;
   }
   opponent = name.substr(vs + 4);
@@ -240,8 +241,7 @@ class GameRate {
   std::optional<double> Add(int64_t now_ms, int64_t games) {
     std::lock_guard<std::mutex> lock(mutex_);
     samples_.emplace_back(now_ms, games);
-    while (samples_.size() > 2 &&
-           now_ms - samples_[1].first >= kRateWindowMs) {
+    while (samples_.size() > 2 && now_ms - samples_[1].first >= kRateWindowMs) {
       samples_.pop_front();
     }
     const int64_t span = now_ms - samples_.front().first;

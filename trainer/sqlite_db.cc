@@ -20,9 +20,9 @@ absl::StatusOr<std::unique_ptr<SqliteDb>> SqliteDb::Open(
   // Writers wait for each other instead of failing at once.
   sqlite3_busy_timeout(db, 10000);
   std::unique_ptr<SqliteDb> out(new SqliteDb(db, path));
-  if (absl::Status s = out->Execute(
-          "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; "
-          "PRAGMA foreign_keys=ON;");
+  if (absl::Status s =
+          out->Execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; "
+                       "PRAGMA foreign_keys=ON;");
       !s.ok()) {
     return s;
   }
@@ -34,8 +34,8 @@ SqliteDb::~SqliteDb() { sqlite3_close(db_); }
 int64_t SqliteDb::Changes() const { return sqlite3_changes(db_); }
 
 absl::Status SqliteDb::Error(absl::string_view what) const {
-  return absl::InternalError(absl::StrCat("database ", path_, ": ", what, ": ",
-                                          sqlite3_errmsg(db_)));
+  return absl::InternalError(
+      absl::StrCat("database ", path_, ": ", what, ": ", sqlite3_errmsg(db_)));
 }
 
 absl::Status SqliteDb::Execute(absl::string_view sql) {

@@ -27,7 +27,8 @@ class SqliteDb {
  public:
   // Opens (creating if needed) the database at `path` in WAL mode with full
   // synchronous commits, so a committed transaction survives a crash.
-  static absl::StatusOr<std::unique_ptr<SqliteDb>> Open(const std::string& path);
+  static absl::StatusOr<std::unique_ptr<SqliteDb>> Open(
+      const std::string& path);
   ~SqliteDb();
   SqliteDb(const SqliteDb&) = delete;
   SqliteDb& operator=(const SqliteDb&) = delete;

@@ -80,9 +80,8 @@ absl::StatusOr<std::unique_ptr<HttpListener>> StartRunPage(
   };
   AddRunPageRoutes(*server, std::move(page));
   ServeWebPages(*server, "/run.html");
-  absl::StatusOr<std::unique_ptr<HttpListener>> listener =
-      HttpListener::Start(std::move(server), options.http_listen,
-                          "trainer --http");
+  absl::StatusOr<std::unique_ptr<HttpListener>> listener = HttpListener::Start(
+      std::move(server), options.http_listen, "trainer --http");
   if (!listener.ok()) return listener.status();
   const std::string address =
       absl::StrCat(HttpScheme(tls), "://",
@@ -109,7 +108,8 @@ absl::StatusOr<Stores> OpenStores(const std::string& run_dir) {
   const std::string db_path = (fs::path(run_dir) / "run.sqlite").string();
   absl::StatusOr<std::unique_ptr<GameStore>> store = GameStore::Open(db_path);
   if (!store.ok()) return store.status();
-  absl::StatusOr<std::unique_ptr<MatchStore>> matches = MatchStore::Open(db_path);
+  absl::StatusOr<std::unique_ptr<MatchStore>> matches =
+      MatchStore::Open(db_path);
   if (!matches.ok()) return matches.status();
   return Stores{std::move(*store), std::move(*matches)};
 }
@@ -143,8 +143,7 @@ absl::Status ServeAndTrain(const pb::RunConfig& config,
   service_options.variant = *ParseVariant(config.variant());  // validated
   service_options.board_size = config.board_size();
   TrainerService service(
-      &store, service_options,
-      [&](int64_t, int64_t) { loop.NotifyNewGames(); },
+      &store, service_options, [&](int64_t, int64_t) { loop.NotifyNewGames(); },
       [&](pb::TrainerStatus* status) { loop.FillStatus(status); });
   absl::StatusOr<StartedServer> server =
       StartServer({"trainer", options.listen, credentials}, {&service});
@@ -156,7 +155,8 @@ absl::Status ServeAndTrain(const pb::RunConfig& config,
     if (!started.ok()) return started.status();
     run_page = *std::move(started);
   }
-  if (absl::Status s = WriteAddress(options.address_file, server->port); !s.ok()) {
+  if (absl::Status s = WriteAddress(options.address_file, server->port);
+      !s.ok()) {
     return s;
   }
   RENJU_LOG(INFO) << "trainer listening on port " << server->port
@@ -221,12 +221,15 @@ absl::Status RunTrainerProcess(const pb::RunConfig& config,
   if (!group.ok()) return group.status();
   Publisher publisher(config, options.run_dir, stores->games.get(),
                       stores->matches.get(), &stop_requested);
-  TrainingLoopOptions loop_options = ToTrainingLoopOptions(config, options.run_dir);
+  TrainingLoopOptions loop_options =
+      ToTrainingLoopOptions(config, options.run_dir);
   loop_options.stop_after_generation = options.stop_after_generation;
   absl::StatusOr<std::unique_ptr<TrainingLoop>> loop = TrainingLoop::Create(
       loop_options, stores->games.get(),
       [&](int64_t generation, const std::string& path, int64_t step,
-          int64_t games) { return publisher.Publish(generation, path, step, games); },
+          int64_t games) {
+        return publisher.Publish(generation, path, step, games);
+      },
       group->get());
   if (!loop.ok()) return loop.status();
   std::signal(SIGINT, OnSignal);

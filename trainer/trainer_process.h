@@ -33,7 +33,7 @@ struct TrainerProcessOptions {
   std::string http_listen;
   // Gets the page's address, http://HOST:PORT/; empty: none.
   std::string http_address_file;
-  std::string tokens_file;   // '<worker-id> <token>' lines; empty: no auth
+  std::string tokens_file;  // '<worker-id> <token>' lines; empty: no auth
   ServerTlsOptions tls;
   // Stop training after publishing this generation and keep serving (0:
   // train until stopped).

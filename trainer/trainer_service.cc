@@ -43,7 +43,8 @@ grpc::Status TrainerService::Authenticate(const grpc::ServerContext& context,
     return grpc::Status::OK;
   }
   std::string holder;
-  if (grpc::Status s = CheckBearerToken(context, options_.worker_tokens, &holder);
+  if (grpc::Status s =
+          CheckBearerToken(context, options_.worker_tokens, &holder);
       !s.ok()) {
     return s;
   }
@@ -81,11 +82,11 @@ grpc::Status TrainerService::UploadGames(grpc::ServerContext* context,
       game.rejection = std::string(replayed.status().message());
     } else if (replayed->variant() != options_.variant ||
                replayed->size() != options_.board_size) {
-      game.rejection = absl::StrCat(
-          "a ", VariantName(replayed->variant()), " game on ",
-          replayed->size(), "x", replayed->size(), "; this run trains ",
-          VariantName(options_.variant), " on ", options_.board_size, "x",
-          options_.board_size);
+      game.rejection =
+          absl::StrCat("a ", VariantName(replayed->variant()), " game on ",
+                       replayed->size(), "x", replayed->size(),
+                       "; this run trains ", VariantName(options_.variant),
+                       " on ", options_.board_size, "x", options_.board_size);
     } else {
       // Stored as the trainer understands it: fields this build does not
       // know are dropped, not kept as opaque bytes.
@@ -103,8 +104,8 @@ grpc::Status TrainerService::UploadGames(grpc::ServerContext* context,
   absl::StatusOr<std::vector<GameAckEntry>> acks =
       store_->AddGames(worker, incoming);
   if (!acks.ok()) {
-    RENJU_LOG(ERROR) << "upload from " << worker << " not stored: "
-                     << acks.status();
+    RENJU_LOG(ERROR) << "upload from " << worker
+                     << " not stored: " << acks.status();
     return grpc::Status(grpc::StatusCode::UNAVAILABLE,
                         absl::StrCat("games not stored, retry later: ",
                                      acks.status().message()));
@@ -131,7 +132,8 @@ grpc::Status TrainerService::UploadGames(grpc::ServerContext* context,
         break;
     }
   }
-  if (stored_games > 0 && on_stored_) on_stored_(stored_games, stored_positions);
+  if (stored_games > 0 && on_stored_)
+    on_stored_(stored_games, stored_positions);
   return grpc::Status::OK;
 }
 
@@ -164,16 +166,17 @@ grpc::Status TrainerService::FetchModel(
     if (wanted) model = &m;  // the newest best when generation is 0
   }
   if (model == nullptr) {
-    return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                        request->generation() == 0
-                            ? std::string("no model published yet")
-                            : absl::StrCat("no generation ",
-                                           request->generation()));
+    return grpc::Status(
+        grpc::StatusCode::NOT_FOUND,
+        request->generation() == 0
+            ? std::string("no model published yet")
+            : absl::StrCat("no generation ", request->generation()));
   }
   std::ifstream file(model->path, std::ios::binary);
   if (!file) {
-    return grpc::Status(grpc::StatusCode::INTERNAL,
-                        absl::StrCat("model file ", model->path, " is missing"));
+    return grpc::Status(
+        grpc::StatusCode::INTERNAL,
+        absl::StrCat("model file ", model->path, " is missing"));
   }
   std::vector<char> buffer(options_.fetch_chunk_bytes);
   int64_t offset = 0;

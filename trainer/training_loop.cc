@@ -65,10 +65,9 @@ absl::StatusOr<SavedCounters> ParseCounters(
         std::pair{kGeneration, &c.generation},
         std::pair{kSamplerSeed, &c.sampler_seed}}) {
     auto it = map.find(key);
-    if (it == map.end() || !absl::SimpleAtoi(it->second, field) ||
-        *field < 0) {
-      return absl::DataLossError(absl::StrCat(
-          "training state ", path, ": missing or bad '", key, "'"));
+    if (it == map.end() || !absl::SimpleAtoi(it->second, field) || *field < 0) {
+      return absl::DataLossError(absl::StrCat("training state ", path,
+                                              ": missing or bad '", key, "'"));
     }
   }
   return c;
@@ -107,8 +106,8 @@ absl::StatusOr<std::unique_ptr<TrainingLoop>> TrainingLoop::Create(
           "creating ", options.run_dir, "/", sub, ": ", error.message()));
     }
   }
-  std::unique_ptr<TrainingLoop> loop(new TrainingLoop(
-      std::move(options), store, std::move(publish), group));
+  std::unique_ptr<TrainingLoop> loop(
+      new TrainingLoop(std::move(options), store, std::move(publish), group));
   absl::StatusOr<std::unique_ptr<NetworkTrainer>> trainer =
       NetworkTrainer::Create(loop->options_.network, loop->options_.training,
                              loop->options_.seed, group);
@@ -166,14 +165,13 @@ absl::Status TrainingLoop::Restore() {
   if (!restored.ok()) {
     return absl::DataLossError(absl::StrCat(
         "training state ", path, ": rebuilding the replay window from games ",
-        saved->window_first_game, "..", saved->last_game, " of the store: ",
-        restored.message()));
+        saved->window_first_game, "..", saved->last_game,
+        " of the store: ", restored.message()));
   }
   saved_step_ = trainer_->step();
-  RENJU_LOG(INFO) << "resumed training at step " << trainer_->step()
-                  << " from " << path << ": window "
-                  << window_.window_positions() << " positions in "
-                  << window_.num_games() << " games, "
+  RENJU_LOG(INFO) << "resumed training at step " << trainer_->step() << " from "
+                  << path << ": window " << window_.window_positions()
+                  << " positions in " << window_.num_games() << " games, "
                   << window_.total_positions() << " positions ingested";
   return absl::OkStatus();
 }
@@ -203,8 +201,8 @@ absl::Status TrainingLoop::PublishInitialModel() {
   if (!models.ok()) return models.status();
   if (!models->empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "the model registry already has generation ",
-        models->back().generation, "; generation 0 is for an empty one"));
+        "the model registry already has generation ", models->back().generation,
+        "; generation 0 is for an empty one"));
   }
   return Publish(0);
 }
@@ -221,8 +219,9 @@ absl::Status TrainingLoop::Publish(int64_t generation) {
     absl::Status s =
         publish_(generation, path, trainer_->step(), games_ingested_);
     if (!s.ok()) {
-      return absl::Status(s.code(), absl::StrCat("publishing generation ",
-                                                 generation, ": ", s.message()));
+      return absl::Status(
+          s.code(), absl::StrCat("publishing generation ", generation, ": ",
+                                 s.message()));
     }
   }
   generation_ = generation;
@@ -262,8 +261,7 @@ absl::Status TrainingLoop::IngestGames(int64_t up_to_id) {
       // the run.
       if (absl::StatusOr<int> added = window_.AddGame(g.id, g.record);
           !added.ok()) {
-        RENJU_LOG(WARNING) << "replay window skips a game: "
-                           << added.status();
+        RENJU_LOG(WARNING) << "replay window skips a game: " << added.status();
       }
       last_game_id_ = g.id;
       ++games_ingested_;
@@ -288,9 +286,9 @@ absl::StatusOr<TrainingLoop::Round> TrainingLoop::Decide() {
     const int64_t target = message[1].item<int64_t>();
     if (absl::Status s = IngestGames(target); !s.ok()) return s;
     if (last_game_id_ != target) {
-      return absl::DataLossError(absl::StrCat(
-          "rank ", group_->rank(), " could read games up to ", last_game_id_,
-          " only; rank 0 has up to ", target));
+      return absl::DataLossError(
+          absl::StrCat("rank ", group_->rank(), " could read games up to ",
+                       last_game_id_, " only; rank 0 has up to ", target));
     }
     return static_cast<Round>(message[0].item<int64_t>());
   }
@@ -302,11 +300,12 @@ absl::StatusOr<TrainingLoop::Round> TrainingLoop::Decide() {
   if (!stop) {
     if (absl::Status s = IngestGames(kAll); !s.ok()) return s;
   }
-  const Round round =
-      stop ? Round::kStopped : CanTrain() ? Round::kTrained : Round::kWaiting;
+  const Round round = stop         ? Round::kStopped
+                      : CanTrain() ? Round::kTrained
+                                   : Round::kWaiting;
   if (group_ != nullptr) {
-    torch::Tensor message =
-        torch::tensor({static_cast<int64_t>(round), last_game_id_}, torch::kInt64);
+    torch::Tensor message = torch::tensor(
+        {static_cast<int64_t>(round), last_game_id_}, torch::kInt64);
     if (absl::Status s = group_->Broadcast(message); !s.ok()) return s;
   }
   return round;
@@ -327,9 +326,8 @@ absl::Status TrainingLoop::TrainStep() {
   const int rank = group_ == nullptr ? 0 : group_->rank();
   // The sampler's state is (seed, step): nothing else to save for an exact
   // resume, and each rank draws from its own stream.
-  const uint64_t seed =
-      MixBits(sampler_seed_ ^
-              MixBits(trainer_->step() * kMaxTrainingRanks + rank));
+  const uint64_t seed = MixBits(
+      sampler_seed_ ^ MixBits(trainer_->step() * kMaxTrainingRanks + rank));
   if (last_log_time_ == absl::InfinitePast()) {
     last_log_time_ = absl::Now();
     samples_at_last_log_ = samples_trained_;
@@ -363,9 +361,7 @@ void TrainingLoop::NotifyNewGames() {
   new_games_ = true;
 }
 
-bool TrainingLoop::ShouldWake() const {
-  return new_games_ || stop_requested_;
-}
+bool TrainingLoop::ShouldWake() const { return new_games_ || stop_requested_; }
 
 void TrainingLoop::Start() {
   if (thread_.joinable()) return;

@@ -103,9 +103,9 @@ absl::Status ValidateTrainingLoopOptions(const TrainingLoopOptions& o,
 // Registers a published generation: (generation, checkpoint path, training
 // step, games ingested so far). Called on the loop's thread; an error stops
 // the loop.
-using PublishFn = std::function<absl::Status(
-    int64_t generation, const std::string& path, int64_t step,
-    int64_t games_seen)>;
+using PublishFn =
+    std::function<absl::Status(int64_t generation, const std::string& path,
+                               int64_t step, int64_t games_seen)>;
 
 struct TrainingLoopStatus {
   int64_t games_ingested = 0;
@@ -183,8 +183,8 @@ class TrainingLoop {
   std::string model_path(int64_t generation) const;
 
  private:
-  TrainingLoop(TrainingLoopOptions options, GameStore* store,
-               PublishFn publish, DataParallelGroup* group);
+  TrainingLoop(TrainingLoopOptions options, GameStore* store, PublishFn publish,
+               DataParallelGroup* group);
   absl::Status Restore();
   // The stored games with first <= id <= last, in id order.
   absl::StatusOr<std::vector<std::pair<int64_t, std::string>>> ReadGameRange(

@@ -31,12 +31,13 @@ absl::Status ValidateTrainingLoopOptions(const TrainingLoopOptions& o,
                          absl::StrCat("at most ", kMaxTrainingRanks));
   }
   if (o.batch_size < 1 || o.batch_size % world_size != 0) {
-    return InvalidOption("batch_size", absl::StrCat(o.batch_size),
-                         absl::StrCat("a positive multiple of the ",
-                                      world_size, " ranks"));
+    return InvalidOption(
+        "batch_size", absl::StrCat(o.batch_size),
+        absl::StrCat("a positive multiple of the ", world_size, " ranks"));
   }
   if (o.min_positions < 0) {
-    return InvalidOption("min_positions", absl::StrCat(o.min_positions), ">= 0");
+    return InvalidOption("min_positions", absl::StrCat(o.min_positions),
+                         ">= 0");
   }
   if (!(o.samples_per_position > 0)) {
     return InvalidOption("samples_per_position",

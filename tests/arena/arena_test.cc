@@ -323,12 +323,12 @@ TEST_P(EngineFaultTest, FaultyEngineLosesEveryGameAndTheMatchGoesOn) {
 
 INSTANTIATE_TEST_SUITE_P(
     Engines, EngineFaultTest,
-    ::testing::Values(FaultCase{{"slow_engine.sh"}, EngineFault::kTimedOut, 100},
-                      FaultCase{{"garbage_engine.sh"}, EngineFault::kGarbage},
-                      FaultCase{{"exit_engine.sh"}, EngineFault::kCrashed},
-                      // Every opening holds the centre, Gomocup 7,7.
-                      FaultCase{{"fixed_engine.sh", "7,7"},
-                                EngineFault::kIllegalMove}),
+    ::testing::Values(
+        FaultCase{{"slow_engine.sh"}, EngineFault::kTimedOut, 100},
+        FaultCase{{"garbage_engine.sh"}, EngineFault::kGarbage},
+        FaultCase{{"exit_engine.sh"}, EngineFault::kCrashed},
+        // Every opening holds the centre, Gomocup 7,7.
+        FaultCase{{"fixed_engine.sh", "7,7"}, EngineFault::kIllegalMove}),
     [](const auto& info) {
       const std::string& name = info.param.argv[0];
       return name.substr(0, name.find('_'));
@@ -406,10 +406,10 @@ TEST(ArenaSwap2Test, EnginesDecideThroughSwap2BoardAndTheGamesReplay) {
     ASSERT_GT(record->moves.size(), 6u);
     EXPECT_EQ(MoveName(record->moves[5]), "k5");  // the engine's move 6
     ASSERT_TRUE(record->opening_rule.has_value());
-    const absl::Status replayed = CheckOpeningRecord(
-        *record->opening_rule, record->opening_actions, record->moves,
-        Variant::kFreestyle, record->size)
-                                      .status();
+    const absl::Status replayed =
+        CheckOpeningRecord(*record->opening_rule, record->opening_actions,
+                           record->moves, Variant::kFreestyle, record->size)
+            .status();
     EXPECT_TRUE(replayed.ok()) << replayed;
   }
 }
@@ -474,7 +474,7 @@ TEST(ArenaModelTest, FreshTinyNetworkWithSearchBeatsRandomMover) {
   const pb::RunConfig config = TinyConfig();
   absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack =
       CreateEvaluatorStack(config, config.selfplay().evaluator(), "",
-                             /*seed=*/3);
+                           /*seed=*/3);
   ASSERT_TRUE(stack.ok()) << stack.status();
   ModelPlayer model("model", std::move(*stack),
                     ToSearchParams(config.arena().search()));
@@ -495,8 +495,8 @@ TEST(ArenaModelTest, FreshTinyNetworkWithSearchBeatsRandomMover) {
 // configs/tiny run, tests/data/tiny-gen3.model) with search beats a
 // uniformly random legal mover in at least 95% of 40 games.
 TEST(ArenaModelTest, TrainedTinyModelBeatsRandomMover) {
-  absl::StatusOr<pb::RunConfig> config = LoadRunConfig(
-      std::string(RENJU_SOURCE_DIR) + "/configs/tiny.textproto");
+  absl::StatusOr<pb::RunConfig> config =
+      LoadRunConfig(std::string(RENJU_SOURCE_DIR) + "/configs/tiny.textproto");
   ASSERT_TRUE(config.ok()) << config.status();
   pb::EvaluatorConfig evaluator = config->selfplay().evaluator();
   evaluator.set_device("cpu");
@@ -535,7 +535,7 @@ TEST(ArenaModelTest, CheckpointAgainstItselfIsWithinItsIntervalOfZero) {
 
   absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack =
       CreateEvaluatorStack(config, config.selfplay().evaluator(), checkpoint,
-                             /*seed=*/5);
+                           /*seed=*/5);
   ASSERT_TRUE(stack.ok()) << stack.status();
   ModelPlayer player("self", std::move(*stack),
                      ToSearchParams(config.arena().search()));

@@ -152,8 +152,8 @@ TEST(MatchStatsTest, AllWonAndAllLostAreTheExtremesOfTheLlr) {
     for (int64_t b = 0; a + b <= 12; ++b) {
       for (int64_t c = 0; a + b + c <= 12; ++c) {
         for (int64_t d = 0; a + b + c + d <= 12; ++d) {
-          const double llr = SprtLlr(Make({a, b, c, d, 12 - a - b - c - d}),
-                                     params);
+          const double llr =
+              SprtLlr(Make({a, b, c, d, 12 - a - b - c - d}), params);
           EXPECT_LE(llr, won + 1e-9);
           EXPECT_GE(llr, lost - 1e-9);
           ++results;

@@ -34,7 +34,8 @@ namespace renju::testing {
 class FakeTrainer final : public pb::Trainer::Service {
  public:
   // `chunk_bytes`: the size of FetchModel's chunks.
-  explicit FakeTrainer(size_t chunk_bytes = 16384) : chunk_bytes_(chunk_bytes) {}
+  explicit FakeTrainer(size_t chunk_bytes = 16384)
+      : chunk_bytes_(chunk_bytes) {}
 
   // Registers the checkpoint at `path` as `generation` (training step
   // 100 * generation, its SHA-256 and size) and makes it the best; the

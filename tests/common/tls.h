@@ -25,8 +25,8 @@ inline absl::StatusOr<TestCertificate> MakeSelfSignedCertificate(
   TestCertificate pem{(dir / "cert.pem").string(), (dir / "key.pem").string()};
   const std::string command =
       "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost "
-      "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " + pem.key +
-      " -out " + pem.cert + " >/dev/null 2>&1";
+      "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " +
+      pem.key + " -out " + pem.cert + " >/dev/null 2>&1";
   if (std::system(command.c_str()) != 0) {
     return absl::InternalError(absl::StrCat("failed: ", command));
   }

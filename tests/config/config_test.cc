@@ -57,7 +57,8 @@ TEST(ConfigTest, EncodingVersionReachesTheNetworkConfig) {
 }
 
 TEST(ConfigTest, UnknownFieldsAndSyntaxErrorsNameTheLine) {
-  auto config = ParseRunConfig("name: \"x\"\nselfplay { visits: 3 }\n", "a.textproto");
+  auto config =
+      ParseRunConfig("name: \"x\"\nselfplay { visits: 3 }\n", "a.textproto");
   ASSERT_FALSE(config.ok());
   EXPECT_EQ(std::string(config.status().message()),
             "config a.textproto: line 2, column 18: Message type "
@@ -81,8 +82,9 @@ TEST(ConfigTest, OutOfRangeFieldsNameThePathAndValue) {
             "config e: variant: unknown rule 'gomoku': expected renju, "
             "standard or freestyle");
   config = ParseRunConfig("board_size: 19", "f");
-  EXPECT_EQ(std::string(config.status().message()),
-            "config f: board_size: renju is played on 15 x 15 only, not 19 x 19");
+  EXPECT_EQ(
+      std::string(config.status().message()),
+      "config f: board_size: renju is played on 15 x 15 only, not 19 x 19");
   config = ParseRunConfig("trainer { device: \"tpu\" }", "g");
   EXPECT_EQ(std::string(config.status().message()),
             "config g: trainer.device: 'tpu' is not auto, cpu, cuda or cuda:N");
@@ -100,9 +102,11 @@ TEST(ConfigTest, OutOfRangeFieldsNameThePathAndValue) {
   EXPECT_EQ(std::string(config.status().message()),
             "config q: server.evaluator.precision: 'int8' is not fp32, bf16 or "
             "fp16");
-  EXPECT_TRUE(ParseRunConfig(
-      "selfplay { evaluator { device: \"cuda\" precision: \"bf16\" } }", "r")
-                  .ok());
+  EXPECT_TRUE(
+      ParseRunConfig(
+          "selfplay { evaluator { device: \"cuda\" precision: \"bf16\" } }",
+          "r")
+          .ok());
   config = ParseRunConfig("selfplay { search { visits: 0 time_ms: 0 } }", "h");
   EXPECT_EQ(std::string(config.status().message()),
             "config h: selfplay.search: visits and time_ms are both 0: no "
@@ -135,16 +139,14 @@ TEST(ConfigTest, MinibatchSizeDefaultsByUse) {
 // The root VCT (search/vct.h): off by default, ranges named, converted.
 TEST(ConfigTest, VctFieldsAreCheckedAndConverted) {
   EXPECT_EQ(ToSearchParams(pb::SearchConfig()).vct_max_nodes_root, 0);
-  auto config =
-      ParseRunConfig("server { search { vct_time_share: 0 } }", "v1");
+  auto config = ParseRunConfig("server { search { vct_time_share: 0 } }", "v1");
   EXPECT_EQ(std::string(config.status().message()),
             "config v1: server.search.vct_time_share = 0 is outside 0..1 (0 "
             "excluded)");
   config = ParseRunConfig("server { search { vct_max_depth: 61 } }", "v2");
   EXPECT_EQ(std::string(config.status().message()),
             "config v2: server.search.vct_max_depth = 61 is outside 1..60");
-  config = ParseRunConfig(
-      "server { search { vct_max_nodes_root: -1 } }", "v3");
+  config = ParseRunConfig("server { search { vct_max_nodes_root: -1 } }", "v3");
   EXPECT_EQ(std::string(config.status().message()),
             "config v3: server.search.vct_max_nodes_root = -1 is outside "
             "0..1000000000");
@@ -175,12 +177,13 @@ TEST(ConfigTest, OverridesChangeOnlyTheNamedFields) {
   EXPECT_EQ(changed->trainer().batch_size(), 64);
   EXPECT_EQ(changed->trainer().selfplay_lead_positions(), 4000);
 
-  auto bad = OverrideRunConfig(*base, "trainer { batch_size: 0 }", "--override");
+  auto bad =
+      OverrideRunConfig(*base, "trainer { batch_size: 0 }", "--override");
   EXPECT_EQ(std::string(bad.status().message()),
             "config override --override: trainer.batch_size = 0 is outside "
             "1..65536");
-  bad = OverrideRunConfig(*base, "trainer { learning_rate: 1 learning_rate: 2 }",
-                          "--override");
+  bad = OverrideRunConfig(
+      *base, "trainer { learning_rate: 1 learning_rate: 2 }", "--override");
   EXPECT_NE(bad.status().message().find("config override --override: line 1"),
             std::string::npos)
       << bad.status();
@@ -233,8 +236,8 @@ TEST(ConfigTest, OpeningPlayerFieldsAreCheckedAndConverted) {
   EXPECT_EQ(defaults.swap2_place_two_share, 0);
   EXPECT_TRUE(defaults.Validate().ok());
 
-  config = ParseRunConfig("arena { search { opening_candidate_visits: 0 } }",
-                          "b");
+  config =
+      ParseRunConfig("arena { search { opening_candidate_visits: 0 } }", "b");
   EXPECT_EQ(std::string(config.status().message()),
             "config b: arena.search.opening_candidate_visits = 0 is outside "
             "1..1000000");
@@ -244,8 +247,8 @@ TEST(ConfigTest, OpeningPlayerFieldsAreCheckedAndConverted) {
   config = ParseRunConfig("server { max_searches: 4097 }", "t");
   EXPECT_EQ(std::string(config.status().message()),
             "config t: server.max_searches = 4097 is outside 1..4096");
-  config =
-      ParseRunConfig("selfplay { search { opening_max_candidates: 226 } }", "c");
+  config = ParseRunConfig("selfplay { search { opening_max_candidates: 226 } }",
+                          "c");
   EXPECT_EQ(std::string(config.status().message()),
             "config c: selfplay.search.opening_max_candidates = 226 is outside "
             "1..225");
@@ -293,8 +296,8 @@ TEST(ConfigTest, OpeningRulesInTheSelfplayMixAreChecked) {
     config = ParseRunConfig(bad.text, "b");
     EXPECT_EQ(std::string(config.status().message()), bad.error) << bad.text;
   }
-  config = ParseRunConfig("selfplay { openings { rules { rule: \"rfi\" } } }",
-                          "c");
+  config =
+      ParseRunConfig("selfplay { openings { rules { rule: \"rfi\" } } }", "c");
   EXPECT_TRUE(absl::StartsWith(config.status().message(),
                                "config c: selfplay.openings.rules[0].rule: "))
       << config.status();
@@ -337,10 +340,12 @@ TEST(ConfigTest, AuxHeadsAndWeightAverageAreOffByDefault) {
 TEST(ConfigTest, SprtErrorRatesLieStrictlyBetweenZeroAndOneHalf) {
   // At 0.5 both SPRT bounds are ln 1 = 0 and the first pair would decide.
   const std::pair<const char*, const char*> bad[] = {
-      {"arena { sprt_alpha: 0.5 }", "arena.sprt_alpha = 0.5 is outside (0, 0.5)"},
+      {"arena { sprt_alpha: 0.5 }",
+       "arena.sprt_alpha = 0.5 is outside (0, 0.5)"},
       {"arena { sprt_beta: 0.5 }", "arena.sprt_beta = 0.5 is outside (0, 0.5)"},
       {"arena { sprt_alpha: 0 }", "arena.sprt_alpha = 0 is outside (0, 0.5)"},
-      {"arena { sprt_beta: -0.1 }", "arena.sprt_beta = -0.1 is outside (0, 0.5)"},
+      {"arena { sprt_beta: -0.1 }",
+       "arena.sprt_beta = -0.1 is outside (0, 0.5)"},
   };
   for (const auto& [text, message] : bad) {
     absl::StatusOr<pb::RunConfig> config = ParseRunConfig(text, "s");

@@ -10,11 +10,11 @@
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
 #include "gtest/gtest.h"
-#include "tests/e2e/e2e_paths.h"
 #include "proto/game.pb.h"
 #include "rpc/game_record.h"
 #include "rules/opening.h"
 #include "rules/record.h"
+#include "tests/e2e/e2e_paths.h"
 #include "trainer/run_page.h"
 
 namespace renju {
@@ -22,12 +22,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using testing::kRenju;
 using testing::kE2eConfig;
+using testing::kRenju;
 
 fs::path TempDir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() /
-                       absl::StrCat("renju_", name, "_", getpid());
+  const fs::path dir =
+      fs::temp_directory_path() / absl::StrCat("renju_", name, "_", getpid());
   fs::remove_all(dir);
   return dir;
 }
@@ -46,9 +46,10 @@ bool IsPng(const fs::path& path) {
 TEST(LauncherTest, TrainRunsTheGenerationsAndWritesRatingsAndPlots) {
   const fs::path run = TempDir("train");
   const std::string log = run.string() + ".log";
-  ASSERT_EQ(RunShell(absl::StrCat(kRenju, " train --config ", kE2eConfig,
-                             " --run-dir ", run.string(), " > ", log, " 2>&1")),
-            0)
+  ASSERT_EQ(
+      RunShell(absl::StrCat(kRenju, " train --config ", kE2eConfig,
+                            " --run-dir ", run.string(), " > ", log, " 2>&1")),
+      0)
       << *ReadFile(log);
   const std::string output = *ReadFile(log);
   EXPECT_NE(output.find("generation  status"), std::string::npos) << output;
@@ -92,23 +93,25 @@ TEST(LauncherTest, TrainRunsTheGenerationsAndWritesRatingsAndPlots) {
 
   // --resume continues the same run to a further generation.
   ASSERT_EQ(RunShell(absl::StrCat(kRenju, " train --resume ", run.string(),
-                             " --generations 3 > ", log, " 2>&1")),
+                                  " --generations 3 > ", log, " 2>&1")),
             0)
       << *ReadFile(log);
   EXPECT_NE(ReadFile(log)->find("done: 3 generations"), std::string::npos)
       << *ReadFile(log);
   EXPECT_TRUE(fs::exists(run / "models" / "gen3.model"));
   // A second fresh run into the same folder is refused.
-  EXPECT_EQ(RunShell(absl::StrCat(kRenju, " train --config ", kE2eConfig, " --run-dir ",
-                             run.string(), " > ", log, " 2>&1")),
-            1);
+  EXPECT_EQ(
+      RunShell(absl::StrCat(kRenju, " train --config ", kE2eConfig,
+                            " --run-dir ", run.string(), " > ", log, " 2>&1")),
+      1);
   EXPECT_NE(ReadFile(log)->find("--resume"), std::string::npos);
   fs::remove_all(run);
   fs::remove(log);
 }
 
 double CpuSecondsOfRun(const fs::path& run) {
-  absl::StatusOr<std::string> text = ReadFile((run / "cpu_seconds.txt").string());
+  absl::StatusOr<std::string> text =
+      ReadFile((run / "cpu_seconds.txt").string());
   return text.ok() ? std::atof(text->c_str()) : -1;
 }
 
@@ -120,8 +123,9 @@ TEST(LauncherTest, CpuBudgetEndsTheRunAndCountsOnAfterResume) {
   // From the source folder, with an anchor checkpoint named relative to it.
   ASSERT_EQ(
       RunShell(absl::StrCat(
-          "cd ", RENJU_SOURCE_DIR, " && ", kRenju, " train --config ", kE2eConfig,
-          " --run-dir ", run.string(), " --generations 100000 --cpu-minutes 0.1",
+          "cd ", RENJU_SOURCE_DIR, " && ", kRenju, " train --config ",
+          kE2eConfig, " --run-dir ", run.string(),
+          " --generations 100000 --cpu-minutes 0.1",
           " --override 'launcher { final_match_games: 0 } arena { anchors {",
           " name: \"g3\" model { path: \"tests/data/tiny-gen3.model\"",
           " visits: 1 } elo: 0 } anchor_games: 2 }' > ", log, " 2>&1")),
@@ -131,13 +135,15 @@ TEST(LauncherTest, CpuBudgetEndsTheRunAndCountsOnAfterResume) {
   // the anchor's path there no longer depends on where the run started.
   const std::string saved = *ReadFile((run / "config.textproto").string());
   EXPECT_NE(saved.find("final_match_games: 0"), std::string::npos) << saved;
-  EXPECT_NE(saved.find(absl::StrCat("path: \"",
-                                    fs::path(RENJU_SOURCE_DIR).lexically_normal().string(),
-                                    "/tests/data/tiny-gen3.model\"")),
-            std::string::npos)
+  EXPECT_NE(
+      saved.find(absl::StrCat(
+          "path: \"", fs::path(RENJU_SOURCE_DIR).lexically_normal().string(),
+          "/tests/data/tiny-gen3.model\"")),
+      std::string::npos)
       << saved;
-  EXPECT_NE(ReadFile(log)->find("cpu budget of 0.1 minutes spent at generation"),
-            std::string::npos)
+  EXPECT_NE(
+      ReadFile(log)->find("cpu budget of 0.1 minutes spent at generation"),
+      std::string::npos)
       << *ReadFile(log);
   const double first = CpuSecondsOfRun(run);
   EXPECT_GE(first, 6.0);
@@ -163,7 +169,8 @@ TEST(LauncherTest, CpuBudgetEndsTheRunAndCountsOnAfterResume) {
       << noted;
 
   // A damaged count is an error that names the file.
-  ASSERT_TRUE(WriteFileAtomically((run / "cpu_seconds.txt").string(), "lots\n").ok());
+  ASSERT_TRUE(
+      WriteFileAtomically((run / "cpu_seconds.txt").string(), "lots\n").ok());
   EXPECT_EQ(RunShell(absl::StrCat(kRenju, " train --resume ", run.string(),
                                   " > ", log, " 2>&1")),
             1);
@@ -181,11 +188,11 @@ TEST(LauncherTest, ArenaDrivesTwoGomocupEngineProcesses) {
   const std::string log = out.string() + ".log";
   const std::string engine =
       absl::StrCat("engine:", kRenju, " gomocup --brain tactical");
-  ASSERT_EQ(RunShell(absl::StrCat(kRenju, " arena --config ", kE2eConfig, " --a '",
-                             engine, " --seed 1' --b '", engine,
-                             " --seed 2' --games 2 --engine-turn-ms 300 "
-                             "--opening-rule swap2 --out ",
-                             out.string(), " > ", log, " 2>&1")),
+  ASSERT_EQ(RunShell(absl::StrCat(kRenju, " arena --config ", kE2eConfig,
+                                  " --a '", engine, " --seed 1' --b '", engine,
+                                  " --seed 2' --games 2 --engine-turn-ms 300 "
+                                  "--opening-rule swap2 --out ",
+                                  out.string(), " > ", log, " 2>&1")),
             0)
       << *ReadFile(log);
   const nlohmann::json summary =

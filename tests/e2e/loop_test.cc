@@ -18,8 +18,8 @@
 #include "base/file_util.h"
 #include "base/subprocess.h"
 #include "gtest/gtest.h"
-#include "tests/e2e/e2e_paths.h"
 #include "rpc/trainer_client.h"
+#include "tests/e2e/e2e_paths.h"
 #include "trainer/game_store.h"
 
 namespace renju {
@@ -28,8 +28,8 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-using testing::kRenju;
 using testing::kE2eConfig;
+using testing::kRenju;
 
 // A port that was free a moment ago, so a restarted trainer can listen on
 // the address the workers already know.
@@ -61,10 +61,9 @@ class LoopTest : public ::testing::Test {
  protected:
   void SetUp() override {
     run_ = fs::temp_directory_path() /
-           absl::StrCat("renju_e2e_", getpid(), "_",
-                        ::testing::UnitTest::GetInstance()
-                            ->current_test_info()
-                            ->name());
+           absl::StrCat(
+               "renju_e2e_", getpid(), "_",
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(run_);
     fs::create_directories(run_ / "logs");
     address_ = absl::StrCat("127.0.0.1:", FreePort());
@@ -76,10 +75,10 @@ class LoopTest : public ::testing::Test {
   }
 
   void StartTrainer(const std::string& config = kE2eConfig) {
-    auto child = Subprocess::Start(
-        {kRenju, "trainer", "--config", config, "--run-dir", run_.string(),
-         "--listen", address_},
-        (run_ / "logs" / "trainer.log").string());
+    auto child =
+        Subprocess::Start({kRenju, "trainer", "--config", config, "--run-dir",
+                           run_.string(), "--listen", address_},
+                          (run_ / "logs" / "trainer.log").string());
     ASSERT_TRUE(child.ok()) << child.status();
     trainer_.emplace(std::move(*child));
   }
@@ -164,7 +163,8 @@ TEST_F(LoopTest, GamesFlowTrainingPublishesAndWorkersSwitch) {
   ASSERT_EQ(status->workers_size(), 2);
   for (const auto& w : status->workers()) {
     EXPECT_GT(w.games_stored(), 0) << w.worker_id();
-    EXPECT_EQ(w.games_rejected(), 0) << w.worker_id() << ": " << w.last_rejection();
+    EXPECT_EQ(w.games_rejected(), 0)
+        << w.worker_id() << ": " << w.last_rejection();
   }
   auto models = client->ListModels();
   ASSERT_TRUE(models.ok());
@@ -304,10 +304,11 @@ TEST_F(LoopTest, OpeningRuleGamesAreStoredAndForgedOnesRejected) {
   ASSERT_TRUE(acks.ok()) << acks.status();
   ASSERT_EQ(acks->size(), 1u);
   EXPECT_EQ((*acks)[0].outcome(), pb::GameAck::REJECTED);
-  EXPECT_NE((*acks)[0].reason().find(absl::StrCat(
-                "opening rule ", stored.opening_rule(), ": opening action 1 of ",
-                stored.opening_actions_size(), " (Swap): out of phase: ")),
-            std::string::npos)
+  EXPECT_NE(
+      (*acks)[0].reason().find(absl::StrCat(
+          "opening rule ", stored.opening_rule(), ": opening action 1 of ",
+          stored.opening_actions_size(), " (Swap): out of phase: ")),
+      std::string::npos)
       << (*acks)[0].reason();
   EXPECT_NE((*acks)[0].reason().find(
                 "expects black (the first player) to place move 1 on h8"),

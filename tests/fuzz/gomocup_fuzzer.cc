@@ -21,11 +21,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   RENJU_CHECK(lseek(fd, 0, SEEK_SET) == 0);
   GomocupProtocol protocol(std::make_unique<TacticalBrain>(/*seed=*/1),
                            GomocupOptions{});
-  const absl::Status status =
-      protocol.Run(fd, [](absl::string_view line) {
-        RENJU_CHECK(line.find('\n') == absl::string_view::npos) << line;
-        return true;
-      });
+  const absl::Status status = protocol.Run(fd, [](absl::string_view line) {
+    RENJU_CHECK(line.find('\n') == absl::string_view::npos) << line;
+    return true;
+  });
   RENJU_CHECK(status.ok()) << status.message();
   close(fd);
   return 0;

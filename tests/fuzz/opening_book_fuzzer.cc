@@ -14,8 +14,7 @@ namespace renju::fuzz {
 namespace {
 
 void CheckOpenings(const std::string& path, const OpeningFormat& format) {
-  absl::StatusOr<std::vector<Opening>> openings =
-      ReadOpeningFile(path, format);
+  absl::StatusOr<std::vector<Opening>> openings = ReadOpeningFile(path, format);
   if (!openings.ok()) return;
   RENJU_CHECK(!openings->empty());
   for (const Opening& opening : *openings) {

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "gtest/gtest.h"
 #include "gomocup/gomocup_protocol.h"
 #include "gomocup/swap2.h"
+#include "gtest/gtest.h"
 #include "rules/game.h"
 
 namespace renju {
@@ -144,8 +144,8 @@ OpeningState Swap2After(const std::vector<std::string>& moves) {
 }
 
 TEST(GomocupClientTest, ReadsSwap2AnswersAsTheRulesActions) {
-  std::unique_ptr<GomocupClient> client = LaunchOrDie(ScriptOptions(
-      "legal_engine.sh", {"7,7 8,7 9,9", "SWAP", "10,10"}));
+  std::unique_ptr<GomocupClient> client = LaunchOrDie(
+      ScriptOptions("legal_engine.sh", {"7,7 8,7 9,9", "SWAP", "10,10"}));
   ASSERT_NE(client, nullptr);
   ASSERT_TRUE(client->NewGame(Variant::kRenju, 15).ok());
   absl::StatusOr<Swap2Turn> turn = client->Swap2Board(Swap2After({}));
@@ -153,10 +153,8 @@ TEST(GomocupClientTest, ReadsSwap2AnswersAsTheRulesActions) {
   EXPECT_EQ(turn->actions.size(), 3u);
   turn = client->Swap2Board(Swap2After({"7,7", "8,7", "9,9"}));
   ASSERT_TRUE(turn.ok()) << turn.status();
-  EXPECT_EQ(turn->actions,
-            std::vector<OpeningAction>{OpeningAction::Swap()});
-  turn = client->Swap2Board(
-      Swap2After({"7,7", "8,7", "9,9", "8,8", "8,6"}));
+  EXPECT_EQ(turn->actions, std::vector<OpeningAction>{OpeningAction::Swap()});
+  turn = client->Swap2Board(Swap2After({"7,7", "8,7", "9,9", "8,8", "8,6"}));
   ASSERT_TRUE(turn.ok()) << turn.status();
   EXPECT_EQ(turn->actions, std::vector<OpeningAction>{OpeningAction::Swap()});
   EXPECT_EQ(turn->move, *ParseGomocupPoint("10,10", 15));
@@ -372,8 +370,8 @@ TEST(GomocupClientTest, LinesThatCameUnaskedAreNotAnswers) {
                            std::to_string(getpid()) + ".fifo";
   unlink(fifo.c_str());
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0) << fifo;
-  std::unique_ptr<GomocupClient> client = LaunchOrDie(ScriptOptions(
-      "fixed_engine.sh", {"7,7", "OK", "UNKNOWN late", fifo}));
+  std::unique_ptr<GomocupClient> client = LaunchOrDie(
+      ScriptOptions("fixed_engine.sh", {"7,7", "OK", "UNKNOWN late", fifo}));
   ASSERT_NE(client, nullptr);
   ASSERT_TRUE(client->NewGame(Variant::kRenju, 15).ok());
   ASSERT_TRUE(client->GetMove(Game(Variant::kRenju, 15)).ok());
@@ -407,8 +405,8 @@ TEST(GomocupClientTest, CallerMistakesAreNotTheEnginesFault) {
 void PlayFullGame(Variant variant, int size) {
   const std::string bin = RENJU_BINARY_DIR;
   GomocupClientOptions black_options;
-  black_options.argv = {bin + "/renju", "gomocup", "--brain", "tactical",
-                        "--seed", "1"};
+  black_options.argv = {bin + "/renju", "gomocup", "--brain",
+                        "tactical",     "--seed",  "1"};
   black_options.turn_time_ms = 500;
   // Start-up (loading LibTorch) is not under test: on a loaded machine it
   // can take several seconds before the first answer.

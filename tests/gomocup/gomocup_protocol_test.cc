@@ -19,9 +19,9 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "base/notification.h"
+#include "gomocup/swap2.h"
 #include "gtest/gtest.h"
 #include "rules/forbidden.h"
-#include "gomocup/swap2.h"
 #include "tests/gomocup/harness.h"
 
 namespace renju {
@@ -243,7 +243,8 @@ std::vector<std::string> Swap2Board(std::vector<std::string> stones) {
 std::vector<std::string> Concat(
     const std::vector<std::vector<std::string>>& parts) {
   std::vector<std::string> out;
-  for (const auto& part : parts) out.insert(out.end(), part.begin(), part.end());
+  for (const auto& part : parts)
+    out.insert(out.end(), part.begin(), part.end());
   return out;
 }
 
@@ -251,7 +252,8 @@ std::vector<std::string> Concat(
 absl::StatusOr<Swap2Turn> TurnOf(const std::vector<std::string>& stones,
                                  const std::string& answer) {
   std::vector<Point> points;
-  for (const std::string& s : stones) points.push_back(*ParseGomocupPoint(s, 15));
+  for (const std::string& s : stones)
+    points.push_back(*ParseGomocupPoint(s, 15));
   absl::StatusOr<OpeningState> state =
       Swap2StateOf(points, Variant::kFreestyle, 15);
   if (!state.ok()) return state.status();
@@ -282,16 +284,20 @@ TEST(GomocupSwap2Test, ABrainWithoutJudgementTakesTheRuleDefaults) {
 TEST(GomocupSwap2Test, AnswersEachDecisionByTheConvention) {
   const Point e5 = *ParseGomocupPoint("4,10", 15);
   const Point f5 = *ParseGomocupPoint("5,10", 15);
-  auto brain = std::make_unique<ScriptedOpeningBrain>(std::vector<OpeningAction>{
-      OpeningAction::Swap(),                             // after 3: black
-      OpeningAction::Place(e5), OpeningAction::Place(f5),  // after 3: two
-      OpeningAction::Swap(),                             // after 5: white
-      OpeningAction::Place(e5),  // refused after 5: the default instead
-  });
+  auto brain =
+      std::make_unique<ScriptedOpeningBrain>(std::vector<OpeningAction>{
+          OpeningAction::Swap(),                               // after 3: black
+          OpeningAction::Place(e5), OpeningAction::Place(f5),  // after 3: two
+          OpeningAction::Swap(),                               // after 5: white
+          OpeningAction::Place(e5),  // refused after 5: the default instead
+      });
   const std::vector<std::string> replies = RunScript(
-      Concat({{"START 15"}, Swap2Board(kThree),
+      Concat({{"START 15"},
+              Swap2Board(kThree),
               // The first player, now white, plays move 4; we answer move 5.
-              {"TURN 10,10"}, Swap2Board(kThree), Swap2Board(kFive),
+              {"TURN 10,10"},
+              Swap2Board(kThree),
+              Swap2Board(kFive),
               Swap2Board(kFive)}),
       std::move(brain));
   ASSERT_EQ(replies.size(), 6u);
@@ -413,8 +419,8 @@ TEST(GomocupProtocolTest, SaysWhenNoFiveIsPossibleAndPlaysOn) {
             "playing on");
   absl::StatusOr<Point> reply = ParseGomocupPoint(replies[2], 5);
   ASSERT_TRUE(reply.ok()) << replies[2];
-  EXPECT_TRUE(*reply == *ParsePoint("b5", 5) || *reply == *ParsePoint("d5", 5) ||
-              *reply == *ParsePoint("e5", 5))
+  EXPECT_TRUE(*reply == *ParsePoint("b5", 5) ||
+              *reply == *ParsePoint("d5", 5) || *reply == *ParsePoint("e5", 5))
       << replies[2];
 }
 
@@ -479,8 +485,8 @@ TEST(GomocupProtocolTest, YxStopEndsThinkingEarly) {
   Seen seen;
   Harness harness(std::make_unique<StopWaitingBrain>(&seen));
   harness.Send("START 15\nINFO timeout_turn 60000\nBEGIN");
-  ASSERT_TRUE(seen.thinking.WaitForNotificationWithTimeout(
-      std::chrono::seconds(60)));
+  ASSERT_TRUE(
+      seen.thinking.WaitForNotificationWithTimeout(std::chrono::seconds(60)));
   harness.Send("YXSTOP");
   const std::vector<std::string> replies = harness.WaitForLines(2);
   ASSERT_EQ(replies.size(), 2u);
@@ -507,8 +513,8 @@ TEST(GomocupProtocolTest, EndWhileThinkingStopsAndQuits) {
   Seen seen;
   Harness harness(std::make_unique<StopWaitingBrain>(&seen));
   harness.Send("START 15\nINFO timeout_turn 60000\nBEGIN");
-  ASSERT_TRUE(seen.thinking.WaitForNotificationWithTimeout(
-      std::chrono::seconds(60)));
+  ASSERT_TRUE(
+      seen.thinking.WaitForNotificationWithTimeout(std::chrono::seconds(60)));
   harness.Send("END");
   EXPECT_TRUE(harness.WaitForFinish(absl::Seconds(60)));
   EXPECT_TRUE(seen.stopped);
@@ -542,8 +548,10 @@ TEST(GomocupCommandTest, RunsAsRenjuGomocupAndAsPbrainRenju) {
     EXPECT_TRUE(absl::StartsWith(out, "OK\n7,7\n")) << engine << ": " << out;
     EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 3) << out;
   }
-  EXPECT_EQ(RunShell(script + " | " + bin + "/renju gomocup --brain tactical --seed 7"),
-            RunShell(script + " | " + bin + "/pbrain-renju --brain tactical --seed 7"));
+  EXPECT_EQ(RunShell(script + " | " + bin +
+                     "/renju gomocup --brain tactical --seed 7"),
+            RunShell(script + " | " + bin +
+                     "/pbrain-renju --brain tactical --seed 7"));
 }
 
 }  // namespace

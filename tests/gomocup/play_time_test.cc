@@ -213,9 +213,9 @@ TEST(PlayTimeTest, NeverExceedsA200MsTurnByMoreThanTheReserve) {
   // machine adds on the wall clock (a thread waiting for a core) is
   // measured by bench/move_time_overrun.sh, not bet on here.
   RandomEvaluator evaluator(3);
-  Harness harness(MakeSearchBrain(FastParams(), Ticking(Reuse(true)),
-                                  evaluator, 15, 1),
-                  PlayTimeOptions());
+  Harness harness(
+      MakeSearchBrain(FastParams(), Ticking(Reuse(true)), evaluator, 15, 1),
+      PlayTimeOptions());
   constexpr int64_t kTurnMs = 200;
   const int64_t maximum_ms = kTurnMs - TurnReserveMs(kTurnMs);
   harness.Send(absl::StrCat("START 15\nINFO rule 4\nINFO timeout_turn ",
@@ -237,15 +237,16 @@ TEST(PlayTimeTest, NeverExceedsA200MsTurnByMoreThanTheReserve) {
       const int64_t search_ms = SummaryValue(answer.summary, "ms");
       ASSERT_GE(search_ms, 0) << answer.summary;
       longest_ms = std::max(longest_ms, search_ms);
-      EXPECT_LE(search_ms, maximum_ms) << "move " << moves << ": "
-                                       << answer.summary;
+      EXPECT_LE(search_ms, maximum_ms)
+          << "move " << moves << ": " << answer.summary;
       EXPECT_EQ(SummaryValue(answer.summary, "threads"), 1) << answer.summary;
       absl::StatusOr<Point> p = ParseGomocupPoint(answer.move, 15);
       ASSERT_TRUE(p.ok()) << answer.move;
       ASSERT_TRUE(game.Play(Move::At(*p)).ok()) << answer.move;
       ++moves;
       if (game.over()) break;
-      absl::StatusOr<Move> reply = opponent.ChooseMove(game, MoveLimits{}, nullptr);
+      absl::StatusOr<Move> reply =
+          opponent.ChooseMove(game, MoveLimits{}, nullptr);
       ASSERT_TRUE(reply.ok()) << reply.status();
       ASSERT_TRUE(game.Play(*reply).ok());
       if (game.over() || game.LegalPoints().empty()) break;
@@ -266,8 +267,7 @@ TEST(PlayTimeTest, TheNextTurnReusesTheTreeAndSaysSo) {
     GomocupOptions options = PlayTimeOptions();
     options.time_management = false;
     Harness harness(
-        MakeSearchBrain(FastParams(), Reuse(reuse), evaluator, 15, 1),
-        options);
+        MakeSearchBrain(FastParams(), Reuse(reuse), evaluator, 15, 1), options);
     harness.Send("START 15\nINFO rule 4\nINFO max_node 300\nBEGIN");
     std::vector<std::string> replies = harness.WaitForLines(3);
     ASSERT_EQ(replies.size(), 3u);
@@ -307,9 +307,9 @@ TEST(PlayTimeTest, ThreadNumChoosesTheSearchThreads) {
 TEST(PlayTimeTest, PonderingKeepsTheTreeForTheNextTurn) {
   CountingEvaluator evaluator(OpeningPriors());
   // Tree reuse off: pondering keeps its tree anyway.
-  Harness harness(MakeSearchBrain(FastParams(), Ticking(Reuse(false)),
-                                  evaluator, 15, 1),
-                  PlayTimeOptions());
+  Harness harness(
+      MakeSearchBrain(FastParams(), Ticking(Reuse(false)), evaluator, 15, 1),
+      PlayTimeOptions());
   constexpr int64_t kTurnMs = 500;
   harness.Send(absl::StrCat("START 15\nINFO rule 4\nINFO timeout_turn ",
                             kTurnMs, "\nINFO pondering 1\nBEGIN"));
@@ -383,8 +383,7 @@ TEST(PlayTimeTest, SearchBrainAnswersSwap2WithTheOpeningPlayer) {
   }
   absl::StatusOr<Swap2Answer> stones = ParseSwap2Answer(replies[4], 15);
   ASSERT_TRUE(stones.ok()) << stones.status();
-  absl::StatusOr<OpeningState> empty =
-      Swap2StateOf({}, Variant::kRenju, 15);
+  absl::StatusOr<OpeningState> empty = Swap2StateOf({}, Variant::kRenju, 15);
   ASSERT_TRUE(empty.ok());
   ASSERT_TRUE(Swap2TurnOf(*empty, *stones).ok()) << replies[4];
 

@@ -62,8 +62,8 @@ TEST(Swap2AnswerTest, ParsesAndWritesTheConventionsLines) {
   EXPECT_EQ(Swap2AnswerText(three, kSize), "7,7 8,7 9,9");
   EXPECT_EQ(Swap2AnswerText(Parsed("swap"), kSize), "SWAP");
 
-  for (const char* bad : {"", "hello", "7,7 8,7 9,9 1,1", "15,3", "7;7",
-                          "SWAP 7,7"}) {
+  for (const char* bad :
+       {"", "hello", "7,7 8,7 9,9 1,1", "15,3", "7;7", "SWAP 7,7"}) {
     absl::StatusOr<Swap2Answer> answer = ParseSwap2Answer(bad, kSize);
     EXPECT_FALSE(answer.ok()) << bad;
     EXPECT_TRUE(absl::StrContains(answer.status().message(),
@@ -84,8 +84,8 @@ TEST(Swap2TurnTest, TheFirstPlayerPlacesThreeStones) {
   EXPECT_TRUE(absl::StrContains(ErrorOf(0, "7,7 8,7"), "too few points (2)"));
   EXPECT_TRUE(absl::StrContains(ErrorOf(0, "7,7"), "too few points (1)"));
   EXPECT_TRUE(absl::StrContains(ErrorOf(0, "SWAP"), "SWAP after 0 stones"));
-  EXPECT_TRUE(absl::StrContains(ErrorOf(0, "7,7 7,7 9,9"),
-                                "point 2 of 3 (7,7)"));
+  EXPECT_TRUE(
+      absl::StrContains(ErrorOf(0, "7,7 7,7 9,9"), "point 2 of 3 (7,7)"));
 }
 
 TEST(Swap2TurnTest, TheSecondPlayerTakesBlackKeepsWhiteOrPlacesTwo) {
@@ -112,9 +112,9 @@ TEST(Swap2TurnTest, TheSecondPlayerTakesBlackKeepsWhiteOrPlacesTwo) {
   // Two points: moves 4 and 5, and the first player chooses.
   absl::StatusOr<Swap2Turn> two = Swap2TurnOf(three, Parsed("8,8 8,6"));
   ASSERT_TRUE(two.ok()) << two.status();
-  EXPECT_EQ(two->actions, (std::vector<OpeningAction>{
-                              OpeningAction::Place(At(8, 8)),
-                              OpeningAction::Place(At(8, 6))}));
+  EXPECT_EQ(two->actions,
+            (std::vector<OpeningAction>{OpeningAction::Place(At(8, 8)),
+                                        OpeningAction::Place(At(8, 6))}));
   EXPECT_EQ(After(three, *two).to_act(), Player::kFirst);
 
   EXPECT_TRUE(absl::StrContains(ErrorOf(3, "9,9"), "the single point 9,9"));
@@ -155,8 +155,8 @@ TEST(Swap2StateTest, TakesZeroThreeOrFiveStonesInOrder) {
   EXPECT_TRUE(absl::StrContains(four.status().message(),
                                 "4 stones; swap2 asks after 0, 3 or 5"))
       << four.status();
-  absl::StatusOr<OpeningState> twice = Swap2StateOf(
-      {At(7, 7), At(7, 7), At(9, 9)}, Variant::kFreestyle, kSize);
+  absl::StatusOr<OpeningState> twice =
+      Swap2StateOf({At(7, 7), At(7, 7), At(9, 9)}, Variant::kFreestyle, kSize);
   EXPECT_FALSE(twice.ok());
   EXPECT_TRUE(absl::StrContains(twice.status().message(), "stone 2 (7,7)"))
       << twice.status();

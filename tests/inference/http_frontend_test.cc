@@ -279,8 +279,8 @@ TEST_F(HttpFrontendTest, EveryBadRequestIs400NamingTheField) {
       {"/api/suggest", R"({"rule": "gomoku"})", "rule", "gomoku"},
       {"/api/suggest", R"({"moves": "h8 z3"})", "moves", "'z3'"},
       {"/api/suggest", R"({"moves": "h8 h8"})", "moves", "occupied"},
-      {"/api/suggest", R"({"moves": "g8 a1 h8 o1 i9 a15 i10 o15 i8"})",
-       "moves", "move 9 (i8) is forbidden for black (double-three)"},
+      {"/api/suggest", R"({"moves": "g8 a1 h8 o1 i9 a15 i10 o15 i8"})", "moves",
+       "move 9 (i8) is forbidden for black (double-three)"},
       {"/api/position", R"({"moves": "g8 a1 h8 o1 i9 a15 i10 o15 i8 a2"})",
        "moves", "after the end of the game"},
       {"/api/suggest", R"({"moves": "h8 a1 i8 a2 j8 a3 k8 a4 l8"})", "moves",
@@ -361,8 +361,9 @@ TEST_F(HttpFrontendTest, ARouteMayTakeLargerBodiesThanTheApi) {
 
   for (const std::string path : {"/api/suggest", "/api/position"}) {
     ASSERT_EQ(Post(path, big, answer), 400) << path;
-    EXPECT_NE(answer["error"].get<std::string>().find("over the limit of 16384"),
-              std::string::npos)
+    EXPECT_NE(
+        answer["error"].get<std::string>().find("over the limit of 16384"),
+        std::string::npos)
         << answer;
     // Chunked: no stated length, so httplib reads it (up to the largest
     // limit) and the route refuses it.
@@ -401,8 +402,8 @@ TEST_F(HttpFrontendTest, TheApiNeedsTheTokenThePageDoesNot) {
       Post("/api/position", body, answer, {{"Authorization", "Bearer wrong"}}),
       401);
   // Near misses: a prefix, a longer token, one letter off.
-  for (const char* wrong : {"Bearer s3cre", "Bearer s3cret2", "Bearer s3creT",
-                            "s3cret", ""}) {
+  for (const char* wrong :
+       {"Bearer s3cre", "Bearer s3cret2", "Bearer s3creT", "s3cret", ""}) {
     EXPECT_EQ(Post("/api/position", body, answer, {{"Authorization", wrong}}),
               401)
         << wrong;
@@ -429,17 +430,17 @@ TEST_F(HttpFrontendTest, ThePostsMustSayTheyAreJson) {
     EXPECT_EQ(PostAs("/api/suggest", body, type, answer), 415) << type;
   }
   Json answer;
-  EXPECT_EQ(PostAs("/api/position", body, "Application/JSON; charset=utf-8",
-                   answer),
-            200)
+  EXPECT_EQ(
+      PostAs("/api/position", body, "Application/JSON; charset=utf-8", answer),
+      200)
       << answer;
 }
 
 // HTTPS with the gRPC side's certificate and key (a self-signed pair for
 // this test only, made with openssl(1)).
 TEST_F(HttpFrontendTest, HttpsWithACertificateAndKey) {
-  const fs::path tls = fs::temp_directory_path() /
-                       ("renju_https_" + std::to_string(::getpid()));
+  const fs::path tls =
+      fs::temp_directory_path() / ("renju_https_" + std::to_string(::getpid()));
   fs::create_directories(tls);
   absl::StatusOr<testing::TestCertificate> pem =
       testing::MakeSelfSignedCertificate(tls);
@@ -457,8 +458,8 @@ TEST_F(HttpFrontendTest, HttpsWithACertificateAndKey) {
   httplib::Result page = secure.Get("/");
   ASSERT_TRUE(page) << httplib::to_string(page.error());
   EXPECT_EQ(page->status, 200);
-  httplib::Result position = secure.Post(
-      "/api/position", R"({"moves": "h8"})", "application/json");
+  httplib::Result position =
+      secure.Post("/api/position", R"({"moves": "h8"})", "application/json");
   ASSERT_TRUE(position);
   EXPECT_EQ(position->status, 200) << position->body;
   // Plain HTTP gets no page from it.
@@ -488,13 +489,13 @@ TEST_F(HttpFrontendTest, ASuggestionEndsByTheServersTimeLimit) {
   StartHttp();
   const auto start = std::chrono::steady_clock::now();
   Json answer;
-  ASSERT_EQ(
-      Post("/api/suggest", R"({"moves": "h8 h9", "visits": 100000000})", answer),
-      200)
+  ASSERT_EQ(Post("/api/suggest", R"({"moves": "h8 h9", "visits": 100000000})",
+                 answer),
+            200)
       << answer;
-  const double seconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - start)
-                             .count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   // A whole answer (200) short of the visits: the time limit stopped the
   // search. Only a hang reaches a minute, however busy the machine.
   EXPECT_LT(answer["visits"].get<int64_t>(), 100000000);
@@ -509,8 +510,8 @@ TEST_F(HttpFrontendTest, StopCancelsTheSearchesInFlight) {
   int status = 0;
   Json answer;
   std::thread request([&] {
-    status = Post("/api/suggest", R"({"moves": "h8", "visits": 100000000})",
-                  answer);
+    status =
+        Post("/api/suggest", R"({"moves": "h8", "visits": 100000000})", answer);
   });
   const auto start = std::chrono::steady_clock::now();
   while (http_->suggestions_in_flight() == 0 &&

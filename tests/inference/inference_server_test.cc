@@ -9,8 +9,8 @@
 
 #include <grpcpp/grpcpp.h>
 
-#include <csignal>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -82,10 +82,9 @@ TEST(InferenceServerTest, ServesTheTrainersModelsUntilSigterm) {
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() +
                          std::chrono::seconds(30));
-    return stub->Suggest(&context,
-                         testing::SuggestFor(MovesPosition({"h8", "h9"}),
-                                             visits),
-                         &response);
+    return stub->Suggest(
+        &context, testing::SuggestFor(MovesPosition({"h8", "h9"}), visits),
+        &response);
   };
   pb::SuggestResponse response;
   grpc::Status status = suggest(16, response);

@@ -111,8 +111,7 @@ TEST_F(InferenceServiceTest, EveryBadRequestIsInvalidArgument) {
   add("opening action out of phase", opening("rif", {"Place(h8)", "Swap"}),
       "opening action 2 of 2 (Swap): out of phase: RIF expects black (the "
       "first player) to place move 2 inside the central 3x3 (g7-i9), got Swap");
-  add("opening over",
-      opening("swap1", {"Place(a1)", "KeepColours"}),
+  add("opening over", opening("swap1", {"Place(a1)", "KeepColours"}),
       "the swap-1 opening is over");
   pb::SuggestRequest unparsed = opening("rif", {"Place(h8)"});
   unparsed.mutable_opening_actions(0)->add_points(3);

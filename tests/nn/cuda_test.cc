@@ -31,8 +31,8 @@ using ::renju::testing::kDoubleThreeMoves;
 using ::renju::testing::MakeGame;
 using ::renju::testing::Pt;
 
-#define SKIP_WITHOUT_CUDA()                                      \
-  if (!CudaAvailable()) {                                        \
+#define SKIP_WITHOUT_CUDA()                                       \
+  if (!CudaAvailable()) {                                         \
     GTEST_SKIP() << "no CUDA in this LibTorch or no GPU visible"; \
   }
 
@@ -93,8 +93,8 @@ double MaxDifference(const std::vector<Evaluation>& a,
   double worst = 0;
   for (size_t i = 0; i < a.size(); ++i) {
     for (size_t k = 0; k < a[i].policy.size(); ++k) {
-      worst = std::max(worst,
-                       std::fabs(double{a[i].policy[k]} - b[i].policy[k]));
+      worst =
+          std::max(worst, std::fabs(double{a[i].policy[k]} - b[i].policy[k]));
     }
     worst = std::max(worst, std::fabs(double{a[i].win} - b[i].win));
     worst = std::max(worst, std::fabs(double{a[i].draw} - b[i].draw));
@@ -115,7 +115,8 @@ class ModelCudaTest : public ::testing::Test {
     path_ = TempPath(
         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     ASSERT_TRUE((*model)->Save(path_).ok());
-    for (int i = 0; i < 64; ++i) games_.push_back(RandomRenjuGame(i, 2 + i % 50));
+    for (int i = 0; i < 64; ++i)
+      games_.push_back(RandomRenjuGame(i, 2 + i % 50));
     cpu_ = *std::move(model);
     expected_ = Evaluate(*cpu_, games_);
   }

@@ -194,10 +194,10 @@ TEST(ThreatPlanesTest, VersionTwoStartsWithVersionOne) {
     Game game = MakeGame(moves);
     const Planes v1(game, 1);
     const Planes v2(game, 2);
-    ASSERT_EQ(v2.data().size(), v1.data().size() * kNumInputPlanesV2 /
-                                    kNumInputPlanesV1);
-    EXPECT_TRUE(std::equal(v1.data().begin(), v1.data().end(),
-                           v2.data().begin()))
+    ASSERT_EQ(v2.data().size(),
+              v1.data().size() * kNumInputPlanesV2 / kNumInputPlanesV1);
+    EXPECT_TRUE(
+        std::equal(v1.data().begin(), v1.data().end(), v2.data().begin()))
         << moves;
   }
 }
@@ -307,8 +307,7 @@ TEST(ThreatPlanesTest, DoubleThreePointsCountOutsideRenjuAndForWhite) {
 // threes are false (RULES.md §3) and f8 and j8 are no three points.
 TEST(ThreatPlanesTest, AThreeWhoseFourPointIsForbiddenIsNotLive) {
   Game plain = Position("g8 h8", "d8", Color::kBlack);
-  EXPECT_EQ(Planes(plain, 2).Ones(kOwnThreePlane),
-            (Names{"f8", "i8", "j8"}));
+  EXPECT_EQ(Planes(plain, 2).Ones(kOwnThreePlane), (Names{"f8", "i8", "j8"}));
 
   Game game = Position("g8 h8 i6 i7 i9 i10 i11", "d8", Color::kBlack);
   const Planes planes(game, 2);
@@ -364,8 +363,7 @@ class Reference {
   Reference(Board& board, Color c)
       : board_(board),
         c_(c),
-        renju_black_(c == Color::kBlack &&
-                     board.variant() == Variant::kRenju),
+        renju_black_(c == Color::kBlack && board.variant() == Variant::kRenju),
         exact_five_(board.variant() == Variant::kStandard || renju_black_) {}
 
   bool Five(Point p) const {
@@ -409,9 +407,7 @@ class Reference {
     static constexpr int kDy[] = {0, 1, 1, -1};
     return Point(p.x + k * kDx[d], p.y + k * kDy[d]);
   }
-  bool Empty(Point p) const {
-    return board_.OnBoard(p) && board_.IsEmpty(p);
-  }
+  bool Empty(Point p) const { return board_.OnBoard(p) && board_.IsEmpty(p); }
   bool Own(Point p, const std::vector<Point>& extra) const {
     if (!board_.OnBoard(p)) return false;
     for (Point e : extra) {
@@ -497,8 +493,8 @@ TEST(ThreatPlanesTest, AgreeWithTheRulesOnRandomPositions) {
           for (int x = 0; x < game.size(); ++x) {
             const Point p(x, y);
             const bool empty = board.IsEmpty(p);
-            SCOPED_TRACE(absl::StrCat(VariantName(variant), " seed ", seed,
-                                      " ", ColorName(c), " ", PointName(p)));
+            SCOPED_TRACE(absl::StrCat(VariantName(variant), " seed ", seed, " ",
+                                      ColorName(c), " ", PointName(p)));
             ASSERT_EQ(planes.At(base, p), empty && reference.Five(p))
                 << RenderBoard(board);
             ASSERT_EQ(planes.At(base + 1, p), empty && reference.Four(p))

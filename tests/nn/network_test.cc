@@ -144,8 +144,7 @@ void RandomiseBatchNorms(PolicyValueNetImpl& net) {
     }
   }
   for (const auto& item : net.named_parameters()) {
-    if (item.key().find("bn") != std::string::npos &&
-        item.value().dim() == 1) {
+    if (item.key().find("bn") != std::string::npos && item.value().dim() == 1) {
       item.value().copy_(torch::randn_like(item.value()) * 0.5 + 0.5);
     }
   }

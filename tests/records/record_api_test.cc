@@ -32,7 +32,8 @@ TEST(RecordApiTest, ReadsEachFormatThePageOpens) {
   EXPECT_TRUE(psq["games"][0]["rule"].is_null());
   EXPECT_EQ(psq["games"][0]["size"], 15);
 
-  Json sgf = Games("game.sgf", "(;FF[4]GM[4]SZ[15]RU[renju]RE[B+];B[hh];W[ig])");
+  Json sgf =
+      Games("game.sgf", "(;FF[4]GM[4]SZ[15]RU[renju]RE[B+];B[hh];W[ig])");
   EXPECT_EQ(sgf["format"], "sgf");
   EXPECT_EQ(sgf["games"][0]["moves"], "h8 i9");
   EXPECT_EQ(sgf["games"][0]["rule"], "renju");
@@ -84,8 +85,8 @@ TEST(RecordApiTest, BadBodiesAre400NamingTheField) {
 // A RIF opening (h8 h9 j10, swap, i10, offer g7 j7, j7 kept), then white
 // k8; the stones are the game's first five moves.
 const std::vector<std::string> kRifActions = {
-    "Place(h8)", "Place(h9)", "Place(j10)", "Swap", "Place(i10)",
-    "OfferFifth(g7 j7)", "ChooseFifth(j7)"};
+    "Place(h8)",  "Place(h9)",         "Place(j10)",     "Swap",
+    "Place(i10)", "OfferFifth(g7 j7)", "ChooseFifth(j7)"};
 constexpr char kRifMoves[] = "h8 h9 j10 i10 j7 k8";
 
 // A 200 answer to a save body.
@@ -160,9 +161,9 @@ TEST(RecordApiTest, SavesEachFormatAndReadsItBack) {
 TEST(RecordApiTest, SavesPassesWhereTheFormatHasThemAndOtherBoardSizes) {
   for (const char* format : {"moves", "sgf", "jsonl"}) {
     SCOPED_TRACE(format);
-    EXPECT_EQ(ReadBack(Saved({{"format", format}, {"moves", "h8 pass i9"}}))
-                  ["moves"],
-              "h8 pass i9");
+    EXPECT_EQ(
+        ReadBack(Saved({{"format", format}, {"moves", "h8 pass i9"}}))["moves"],
+        "h8 pass i9");
   }
   // An empty board is a game of no moves, not an empty file.
   for (const char* format : {"moves", "psq", "sgf", "rif", "jsonl"}) {
@@ -257,19 +258,23 @@ TEST(RecordApiTest, BadSaveBodiesAre400NamingTheField) {
            {{{"format", 5}}, "format", "expected a string"},
            {{{"format", "psq"}, {"name", "a.psq"}}, "name", "unknown field"},
            {{{"format", "psq"}, {"moves", "h8 z99"}}, "moves", "z99"},
-           {{{"format", "psq"}, {"moves", "h8 h8"}}, "moves",
+           {{{"format", "psq"}, {"moves", "h8 h8"}},
+            "moves",
             "move 2 (h8) is occupied"},
            {{{"format", "psq"}, {"moves", "h8 a1 h9 a2 h10 a3 h11 a4 h12 a5"}},
-            "moves", "move 10 (a5) is after the end"},
+            "moves",
+            "move 10 (a5) is after the end"},
            {{{"format", "psq"}, {"moves", 5}}, "moves", "expected a string"},
            {{{"format", "psq"}, {"rule", "go"}}, "rule", "go"},
-           {{{"format", "psq"}, {"result", "ongoing"}}, "result",
+           {{{"format", "psq"}, {"result", "ongoing"}},
+            "result",
             "unknown result"},
            {{{"format", "psq"}, {"result", 1}}, "result", "expected a string"},
            {{{"format", "psq"}, {"size", 30}}, "size", "board size in 5..20"},
            {{{"format", "psq"}, {"size", 13}}, "size", "15"},
            {{{"format", "psq"}, {"opening_actions", {"Place(h8)"}}},
-            "opening_actions", "need an \"opening_rule\""},
+            "opening_actions",
+            "need an \"opening_rule\""},
            {with(rif_opening, "opening_rule", "chess"), "opening_rule",
             "chess"},
            {with(with(rif_opening, "rule", "freestyle"), "size", 13),
@@ -286,14 +291,18 @@ TEST(RecordApiTest, BadSaveBodiesAre400NamingTheField) {
                       {"Place(h8)", "Place(h9)"}),
                  "moves", "h8 h9 j10"),
             "moves", "move 3 comes before the opening is over"},
-           {{{"format", "psq"}, {"moves", "h8 pass"}}, "format",
+           {{{"format", "psq"}, {"moves", "h8 pass"}},
+            "format",
             ".psq cannot hold this game: move 2 is a pass"},
-           {{{"format", "rif"}, {"moves", "h8 pass"}}, "format",
+           {{{"format", "rif"}, {"moves", "h8 pass"}},
+            "format",
             ".rif cannot hold this game: move 2 is a pass"},
-           {{{"format", "rif"}, {"rule", "freestyle"}, {"size", 13}}, "format",
+           {{{"format", "rif"}, {"rule", "freestyle"}, {"size", 13}},
+            "format",
             "15x15"},
            {{{"format", "moves"}, {"rule", "freestyle"}, {"size", 13}},
-            "format", "a move list cannot hold this game"},
+            "format",
+            "a move list cannot hold this game"},
        }) {
     const RecordsAnswer answer = SaveRecordJson(c.body.dump());
     EXPECT_EQ(answer.status, 400) << c.body;

@@ -39,9 +39,9 @@ pb::GameRecord FiveGame() {
 // then white k8 and black resigns. Built through the state machine.
 pb::GameRecord RifGame() {
   OpeningState state = *OpeningState::Create(*ParseOpeningRule("rif"));
-  for (const char* text : {"Place(h8)", "Place(h9)", "Place(j10)", "Swap",
-                           "Place(i10)", "OfferFifth(g7 j7)",
-                           "ChooseFifth(j7)"}) {
+  for (const char* text :
+       {"Place(h8)", "Place(h9)", "Place(j10)", "Swap", "Place(i10)",
+        "OfferFifth(g7 j7)", "ChooseFifth(j7)"}) {
     EXPECT_TRUE(state.Apply(*ParseOpeningAction(text)).ok()) << text;
   }
   pb::GameRecord r;
@@ -161,8 +161,9 @@ TEST(GameRecordTest, RejectsMovesAfterTheEnd) {
 TEST(GameRecordTest, RejectsResultsTheBoardContradicts) {
   pb::GameRecord r = FiveGame();
   r.set_result(pb::WHITE_WIN);
-  EXPECT_EQ(ValidateGameRecord(r).status().message(),
-            "recorded result WHITE_WIN by FIVE but the board says black by five");
+  EXPECT_EQ(
+      ValidateGameRecord(r).status().message(),
+      "recorded result WHITE_WIN by FIVE but the board says black by five");
   r = FiveGame();
   r.mutable_plies()->RemoveLast();
   r.set_end_reason(pb::FIVE);
@@ -189,7 +190,8 @@ pb::GameRecord NoFiveGame() {
   const char* rows[5] = {"XXOOX", "OOXXO", "XXOOX", "OOXXO", "XXOOX"};
   std::vector<Point> stones[2];
   for (int y = 0; y < 5; ++y) {
-    for (int x = 0; x < 5; ++x) stones[rows[y][x] == 'X' ? 0 : 1].push_back(Point(x, y));
+    for (int x = 0; x < 5; ++x)
+      stones[rows[y][x] == 'X' ? 0 : 1].push_back(Point(x, y));
   }
   pb::GameRecord r;
   r.set_uid("w-nofive");
@@ -245,9 +247,8 @@ TEST(GameRecordTest, NoFivePossibleIsADrawClaimedOnlyWhereItHappened) {
       break;
     }
   }
-  EXPECT_TRUE(absl::StrContains(
-      ValidateGameRecord(r).status().message(),
-      absl::StrCat("ply ", ply, ": move ", ply)))
+  EXPECT_TRUE(absl::StrContains(ValidateGameRecord(r).status().message(),
+                                absl::StrCat("ply ", ply, ": move ", ply)))
       << ValidateGameRecord(r).status();
   EXPECT_TRUE(absl::StrContains(ValidateGameRecord(r).status().message(),
                                 "after the end of the game (draw by no five "

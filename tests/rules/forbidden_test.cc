@@ -60,7 +60,7 @@ TEST(ForbiddenTest, FiveFirstWinsDespiteFourAndThree) {
   absl::StatusOr<Game> game = Game::Create(Variant::kRenju, 15);
   ASSERT_TRUE(game.ok());
   // Replaying the stones with white elsewhere, h8 wins for black.
-  const std::vector<std::string> black = {"d8",  "e8", "f8", "g8", "h9",
+  const std::vector<std::string> black = {"d8",  "e8",  "f8", "g8", "h9",
                                           "h10", "h11", "i7", "j6"};
   const std::vector<std::string> white = {"a1", "c1", "e1", "g1", "i1",
                                           "k1", "m1", "o1", "a3"};
@@ -176,8 +176,8 @@ TEST(ForbiddenTest, WhiteAndOtherVariantsHaveNoForbiddenPoints) {
 }
 
 TEST(ForbiddenTest, ProbesLeaveTheBoardUnchanged) {
-  Board board = MakeBoard("h8 i8 j9 j10 g4 g5 g6 g7 g9 k4 k5 k6 k7 k9",
-                          "a1 b2");
+  Board board =
+      MakeBoard("h8 i8 j9 j10 g4 g5 g6 g7 g9 k4 k5 k6 k7 k9", "a1 b2");
   const uint64_t hash = board.hash();
   ForbiddenPoints(board);
   EXPECT_EQ(board.hash(), hash);

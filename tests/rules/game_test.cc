@@ -42,14 +42,16 @@ TEST(NotationTest, ErrorsNameTheBadToken) {
             "bad point 'h0': row 0 is not in 1..15");
   EXPECT_EQ(ParsePoint("hh", 15).status().message(),
             "bad point 'hh': row 'h' is not a number");
-  EXPECT_EQ(ParsePoint("h", 15).status().message(),
-            "bad point 'h': expected a column letter and a row number, like h8");
+  EXPECT_EQ(
+      ParsePoint("h", 15).status().message(),
+      "bad point 'h': expected a column letter and a row number, like h8");
   EXPECT_EQ(ParseMoveList("h8 h9 x1", 15).status().message(),
             "move 3: bad point 'x1': column 'x' is not in a..o");
 }
 
 TEST(NotationTest, MoveListsWithPasses) {
-  absl::StatusOr<std::vector<Move>> moves = ParseMoveList("h8, pass --\ti9", 15);
+  absl::StatusOr<std::vector<Move>> moves =
+      ParseMoveList("h8, pass --\ti9", 15);
   ASSERT_TRUE(moves.ok());
   ASSERT_EQ(moves->size(), 4u);
   EXPECT_TRUE((*moves)[1].is_pass());
@@ -82,7 +84,8 @@ TEST(GameTest, OccupiedOffBoardAndAfterTheEndAreErrorsThatChangeNothing) {
   Game game;
   ASSERT_TRUE(game.Play(M("h8")).ok());
   const uint64_t hash = game.hash();
-  EXPECT_EQ(game.Play(M("h8")).message(), "move 2 (h8) is on an occupied point");
+  EXPECT_EQ(game.Play(M("h8")).message(),
+            "move 2 (h8) is on an occupied point");
   EXPECT_EQ(game.Play(Move::At(Point(15, 3))).message(),
             "move 2 is off the 15x15 board");
   EXPECT_EQ(game.hash(), hash);
@@ -95,7 +98,8 @@ TEST(GameTest, OccupiedOffBoardAndAfterTheEndAreErrorsThatChangeNothing) {
 
 TEST(GameTest, WhiteOverlineWinsInRenjuButBlackOverlineIsForbidden) {
   Game white_overline;
-  ASSERT_TRUE(PlayAll(white_overline, "a1 d8 a3 e8 a5 f8 a7 g8 a9 i8 a11 h8").ok());
+  ASSERT_TRUE(
+      PlayAll(white_overline, "a1 d8 a3 e8 a5 f8 a7 g8 a9 i8 a11 h8").ok());
   EXPECT_EQ(white_overline.result(), GameResult::kWhiteWin);
   EXPECT_EQ(white_overline.end_reason(), EndReason::kFive);
 
@@ -104,7 +108,8 @@ TEST(GameTest, WhiteOverlineWinsInRenjuButBlackOverlineIsForbidden) {
   EXPECT_EQ(black_overline.result(), GameResult::kWhiteWin);
   EXPECT_EQ(black_overline.end_reason(), EndReason::kForbidden);
   ASSERT_EQ(black_overline.forbidden_played().size(), 1u);
-  EXPECT_EQ(black_overline.forbidden_played()[0].kind, ForbiddenKind::kOverline);
+  EXPECT_EQ(black_overline.forbidden_played()[0].kind,
+            ForbiddenKind::kOverline);
   EXPECT_EQ(black_overline.forbidden_played()[0].ply, 11);
 }
 

@@ -56,8 +56,8 @@ struct Built {
     windows.Place(p, c);
   }
   void Remove(Point p) {
-    windows.Remove(p, board.at(p) == Cell::kBlack ? Color::kBlack
-                                                  : Color::kWhite);
+    windows.Remove(p,
+                   board.at(p) == Cell::kBlack ? Color::kBlack : Color::kWhite);
     board.Remove(p);
   }
   bool IsConsistent() const {
@@ -284,18 +284,16 @@ TEST(NoFivePropertyTest, IncrementalCountsEqualAScanOverRandomGames) {
     Variant variant;
     int size;
   };
-  for (const Setup setup : {Setup{Variant::kRenju, 15},
-                            Setup{Variant::kStandard, 15},
-                            Setup{Variant::kStandard, 7},
-                            Setup{Variant::kFreestyle, 9},
-                            Setup{Variant::kFreestyle, 20},
-                            Setup{Variant::kRenju, 15}}) {
+  for (const Setup setup :
+       {Setup{Variant::kRenju, 15}, Setup{Variant::kStandard, 15},
+        Setup{Variant::kStandard, 7}, Setup{Variant::kFreestyle, 9},
+        Setup{Variant::kFreestyle, 20}, Setup{Variant::kRenju, 15}}) {
     for (int g = 0; g < 12; ++g) {
       Game game(setup.variant, setup.size);
       int expected_no_five_ply = 0;
       while (!game.over()) {
         std::vector<Point> empty;
-        std::vector<Point> quiet;  // empty and not a five for the mover
+        std::vector<Point> quiet;   // empty and not a five for the mover
         std::vector<Point> blocks;  // quiet, and the opponent's five point
         const Color mover = game.side_to_move();
         const PointSet& fives = game.board().FivePoints(mover);
@@ -319,9 +317,9 @@ TEST(NoFivePropertyTest, IncrementalCountsEqualAScanOverRandomGames) {
         const Move m = Move::At(empty[rng() % empty.size()]);
         const int before[2] = {game.five_windows().OpenWindows(Color::kBlack),
                                game.five_windows().OpenWindows(Color::kWhite)};
-        ASSERT_TRUE(game.Play(m, ForbiddenMovePolicy::kForgiven,
-                              NoFivePolicy::kPlaysOn)
-                        .ok());
+        ASSERT_TRUE(
+            game.Play(m, ForbiddenMovePolicy::kForgiven, NoFivePolicy::kPlaysOn)
+                .ok());
         const Board& board = game.board();
         for (Color c : {Color::kBlack, Color::kWhite}) {
           ASSERT_EQ(game.five_windows().OpenWindows(c),
@@ -331,7 +329,8 @@ TEST(NoFivePropertyTest, IncrementalCountsEqualAScanOverRandomGames) {
           ASSERT_EQ(game.five_windows().OpenWindows(c),
                     FiveWindows::CountByScan(board, c));
         }
-        if (expected_no_five_ply == 0 && game.result() != GameResult::kBlackWin &&
+        if (expected_no_five_ply == 0 &&
+            game.result() != GameResult::kBlackWin &&
             game.result() != GameResult::kWhiteWin &&
             ReferenceOpenWindows(board, Color::kBlack) == 0 &&
             ReferenceOpenWindows(board, Color::kWhite) == 0) {
@@ -342,9 +341,9 @@ TEST(NoFivePropertyTest, IncrementalCountsEqualAScanOverRandomGames) {
         game.Undo();
         ASSERT_EQ(game.five_windows().OpenWindows(Color::kBlack), before[0]);
         ASSERT_EQ(game.five_windows().OpenWindows(Color::kWhite), before[1]);
-        ASSERT_TRUE(game.Play(m, ForbiddenMovePolicy::kForgiven,
-                              NoFivePolicy::kPlaysOn)
-                        .ok());
+        ASSERT_TRUE(
+            game.Play(m, ForbiddenMovePolicy::kForgiven, NoFivePolicy::kPlaysOn)
+                .ok());
       }
       ASSERT_TRUE(game.board().IsConsistent());
       ASSERT_TRUE(game.five_windows().IsConsistent(game.board()));

@@ -646,9 +646,9 @@ TEST(OpeningRecordTest, ActionListsSplitOutsideParentheses) {
       " Place(h8) Place(h9),Place(j10)  Swap OfferFifth(g7, j7) "
       "ChooseFifth(j7)");
   ASSERT_TRUE(list.ok()) << list.status();
-  EXPECT_EQ(*list, (std::vector<OpeningAction>{
-                       Place("h8"), Place("h9"), Place("j10"), kSwap,
-                       Offer("g7 j7"), Choose("j7")}));
+  EXPECT_EQ(*list,
+            (std::vector<OpeningAction>{Place("h8"), Place("h9"), Place("j10"),
+                                        kSwap, Offer("g7 j7"), Choose("j7")}));
   EXPECT_TRUE(ParseOpeningActionList("")->empty());
   const absl::Status bad =
       ParseOpeningActionList("Place(h8) Place(h9) Resign Swap").status();
@@ -658,7 +658,7 @@ TEST(OpeningRecordTest, ActionListsSplitOutsideParentheses) {
 }
 
 const std::vector<std::string> kRifActions = {
-    "Place(h8)", "Place(h9)",          "Place(j10)",     "Swap",
+    "Place(h8)",  "Place(h9)",         "Place(j10)",     "Swap",
     "Place(i10)", "OfferFifth(g7 j7)", "ChooseFifth(j7)"};
 
 TEST(OpeningRecordTest, AcceptsAFinishedOpeningAndItsMoves) {
@@ -701,9 +701,9 @@ TEST(OpeningRecordTest, RejectsAnUnfinishedOpeningAndOtherStones) {
       CheckOpeningRecord(*ParseOpeningRule("rif"), actions,
                          Moves("h8 h9 j10 i10 g7"))
           .status();
-  EXPECT_NE(other.message().find(
-                "move 5 is g7 but the opening actions placed j7"),
-            std::string::npos)
+  EXPECT_NE(
+      other.message().find("move 5 is g7 but the opening actions placed j7"),
+      std::string::npos)
       << other;
 }
 

@@ -27,7 +27,9 @@ class ReferenceRenju {
     for (int x = 0; x < kN; ++x) {
       for (int y = 0; y < kN; ++y) {
         const Cell c = board.at(Point(x, y));
-        cell_[x][y] = c == Cell::kBlack ? kBlack : c == Cell::kWhite ? kWhite : 0;
+        cell_[x][y] = c == Cell::kBlack   ? kBlack
+                      : c == Cell::kWhite ? kWhite
+                                          : 0;
       }
     }
   }
@@ -288,7 +290,8 @@ TEST(PropertyTest, ForbiddenPointsCommuteWithSymmetries) {
   for (size_t i = 0; i < boards.size(); ++i) {
     for (Symmetry s = 1; s < kNumSymmetries; ++s) {
       Board image = Transformed(boards[i], s);
-      ASSERT_EQ(MappedForbidden(boards[i], s), MappedForbidden(image, kIdentity))
+      ASSERT_EQ(MappedForbidden(boards[i], s),
+                MappedForbidden(image, kIdentity))
           << "position " << i << " symmetry " << int(s);
     }
   }

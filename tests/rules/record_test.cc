@@ -306,9 +306,9 @@ TEST(ReplayTest, ChecksARecordedOpeningAndOlderRecordsNeedNone) {
   EXPECT_FALSE(plain->illegal_opening.has_value());
 
   record.opening_rule = *ParseOpeningRule("rif");
-  for (const char* text : {"Place(h8)", "Place(h9)", "Place(j10)", "Swap",
-                           "Place(i10)", "OfferFifth(g7 j7)",
-                           "ChooseFifth(j7)"}) {
+  for (const char* text :
+       {"Place(h8)", "Place(h9)", "Place(j10)", "Swap", "Place(i10)",
+        "OfferFifth(g7 j7)", "ChooseFifth(j7)"}) {
     record.opening_actions.push_back(*ParseOpeningAction(text));
   }
   absl::StatusOr<ReplayedGame> fair = ReplayRecord(record, Variant::kRenju);

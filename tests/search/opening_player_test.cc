@@ -25,7 +25,8 @@ class MarkedPointEvaluator : public Evaluator {
  public:
   MarkedPointEvaluator(float base, std::map<std::string, float> bonus)
       : base_(base) {
-    for (const auto& [name, value] : bonus) bonus_.emplace_back(Pt(name), value);
+    for (const auto& [name, value] : bonus)
+      bonus_.emplace_back(Pt(name), value);
   }
 
   absl::Status Evaluate(Game& game, Evaluation& out) override {
@@ -41,7 +42,8 @@ class MarkedPointEvaluator : public Evaluator {
     const int n = game.size() * game.size();
     out.policy.assign(n, 0.0f);
     const std::vector<Point> legal = game.LegalPoints();
-    for (Point p : legal) out.policy[p.y * game.size() + p.x] = 1.0f / legal.size();
+    for (Point p : legal)
+      out.policy[p.y * game.size() + p.x] = 1.0f / legal.size();
     return absl::OkStatus();
   }
 
@@ -111,8 +113,7 @@ TEST(OpeningPlayerTest, KeepsWhiteWhenBlackIsHopeless) {
 // RIF up to black's offer: h8 h9 j10, keep, white i10.
 OpeningState RifOffer() {
   OpeningState state = RifSwapOption();
-  Apply(state,
-        {OpeningAction::KeepColours(), OpeningAction::Place(Pt("i10"))});
+  Apply(state, {OpeningAction::KeepColours(), OpeningAction::Place(Pt("i10"))});
   EXPECT_EQ(state.RequiredOfferCount(), 2);
   return state;
 }
@@ -129,8 +130,7 @@ TEST(OpeningPlayerTest, OffersTheBestFifthsAndWhiteKeepsTheWorst) {
   absl::StatusOr<OpeningDecision> offer = player.Decide(state, rng);
   ASSERT_TRUE(offer.ok()) << offer.status();
   ASSERT_EQ(offer->action.kind, OpeningActionKind::kOfferFifth);
-  EXPECT_EQ(offer->action.points,
-            (std::vector<Point>{Pt("g7"), Pt("j7")}));
+  EXPECT_EQ(offer->action.points, (std::vector<Point>{Pt("g7"), Pt("j7")}));
   EXPECT_NEAR(offer->value, 0.4f, 1e-4);  // white keeps the worse one
 
   ASSERT_TRUE(state.Apply(offer->action).ok());
@@ -236,14 +236,13 @@ TEST(OpeningPlayerTest, NonSymmetricPointsSkipMirrorImages) {
   // h8 alone: every point at the same distance in one of 8 directions is
   // symmetric; i9 and g7 are mirror images, i8 is not one of them.
   Game game = testing::MakeGame("h8", "", Color::kWhite);
-  const std::vector<Point> points = NonSymmetricPoints(
-      game, {Pt("i9"), Pt("g7"), Pt("i8"), Pt("h9")}, 5);
+  const std::vector<Point> points =
+      NonSymmetricPoints(game, {Pt("i9"), Pt("g7"), Pt("i8"), Pt("h9")}, 5);
   EXPECT_EQ(points, (std::vector<Point>{Pt("i9"), Pt("i8")}));
 }
 
-const char* const kRules[] = {"rif",         "yamaguchi", "tarannikov",
-                              "taraguchi10", "swap1",     "swap3",
-                              "swap2"};
+const char* const kRules[] = {"rif",   "yamaguchi", "tarannikov", "taraguchi10",
+                              "swap1", "swap3",     "swap2"};
 
 TEST(OpeningPlayerTest, PlaysEveryRuleToTheEndOfItsOpening) {
   RandomEvaluator evaluator(11);

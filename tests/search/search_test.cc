@@ -19,7 +19,6 @@ namespace {
 using testing::MakeGame;
 using testing::Pt;
 
-
 using testing::Params;
 
 SearchResult RunSearch(const SearchParams& params, Evaluator& evaluator,

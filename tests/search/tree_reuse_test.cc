@@ -79,8 +79,7 @@ TEST(TreeReuseTest, ReusedSearchChoosesLikeAFreshOneOfTheSameVisits) {
       ASSERT_TRUE(check.ok()) << check.status();
       EXPECT_EQ(check->reused_visits, 0);
       const std::vector<Move> top = TopMoves(*check, 3);
-      EXPECT_NE(std::find(top.begin(), top.end(), second->best_move),
-                top.end())
+      EXPECT_NE(std::find(top.begin(), top.end(), second->best_move), top.end())
           << MoveName(second->best_move) << " after " << MoveName(mine) << " "
           << MoveName(reply) << ", seed " << seed;
       same += second->best_move == check->best_move;

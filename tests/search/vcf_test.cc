@@ -13,7 +13,6 @@ using testing::MakeGame;
 using testing::Points;
 using testing::Pt;
 
-
 VcfResult SolveVcf(Game& game, Color attacker, int64_t max_nodes = 100000) {
   VcfSolver solver;
   const uint64_t hash = game.board().hash();
@@ -174,7 +173,8 @@ TEST(VcfTest, QuietPositionHasNoVcf) {
 TEST(VcfTest, NodeLimitGivesUnknown) {
   Game game = MakeGame("d4 e5 g7 i8 j8", "c3");
   // f6 is tried first and fails; one node is not enough for h8.
-  EXPECT_EQ(SolveVcf(game, kBlack, /*max_nodes=*/1).outcome, VcfOutcome::kUnknown);
+  EXPECT_EQ(SolveVcf(game, kBlack, /*max_nodes=*/1).outcome,
+            VcfOutcome::kUnknown);
 }
 
 }  // namespace

@@ -22,9 +22,8 @@ using testing::MakeGame;
 using testing::Points;
 using testing::Pt;
 
-
 VctResult SolveVct(Game& game, Color attacker, int max_depth = 8,
-                int64_t max_nodes = 1000000) {
+                   int64_t max_nodes = 1000000) {
   VctSolver solver;
   const uint64_t hash = game.board().hash();
   VctResult r = solver.Solve(game.mutable_board(), attacker,
@@ -43,9 +42,8 @@ bool ThreatensUnstoppableFour(Board& board, Color c) {
     if (found || (c == kBlack && IsForbidden(board, p))) return;
     ScopedStone four(board, p, c);
     const PointSet& fives = board.FivePoints(c);
-    found = fives.size() >= 2 ||
-            (c == kWhite && fives.size() == 1 &&
-             IsForbidden(board, fives.First()));
+    found = fives.size() >= 2 || (c == kWhite && fives.size() == 1 &&
+                                  IsForbidden(board, fives.First()));
   });
   return found;
 }
@@ -57,7 +55,8 @@ bool ThreatensUnstoppableFour(Board& board, Color c) {
 // point or an unstoppable four to come; the line ends with the attacker's
 // five or a four the defender cannot meet. Returns the number of attacker
 // threes: moves that neither made a four nor blocked one.
-int ExpectThreatLine(Game game, Color attacker, const std::vector<Point>& line) {
+int ExpectThreatLine(Game game, Color attacker,
+                     const std::vector<Point>& line) {
   EXPECT_FALSE(line.empty());
   Board& board = game.mutable_board();
   int threes = 0;
@@ -67,7 +66,8 @@ int ExpectThreatLine(Game game, Color attacker, const std::vector<Point>& line) 
     EXPECT_TRUE(board.IsEmpty(p)) << PointName(p);
     if (!board.IsEmpty(p)) return threes;
     if (board.FivePoints(mover).Contains(p)) {
-      EXPECT_EQ(mover, attacker) << "the defender made five at " << PointName(p);
+      EXPECT_EQ(mover, attacker)
+          << "the defender made five at " << PointName(p);
       EXPECT_EQ(i, line.size() - 1) << "the five ends the line";
       return threes;
     }
@@ -129,7 +129,8 @@ TEST(VctTest, BlackDoubleThreeIsNoThreat) {
   Game renju = MakeGame(kDoubleThreeWhite, kFarStones);
   ASSERT_EQ(ForbiddenAt(renju.mutable_board(), Pt("i8")),
             ForbiddenKind::kDoubleThree);
-  EXPECT_EQ(SolveVct(renju, kBlack, /*max_depth=*/1).outcome, VctOutcome::kNoWin);
+  EXPECT_EQ(SolveVct(renju, kBlack, /*max_depth=*/1).outcome,
+            VctOutcome::kNoWin);
   EXPECT_EQ(ReferenceVct(renju.mutable_board(), kBlack, 1, 1000000).outcome,
             VctOutcome::kNoWin);
 
@@ -151,7 +152,8 @@ TEST(VctTest, BlackFourOnAForbiddenPointIsNoThreat) {
   ASSERT_EQ(ForbiddenAt(renju.mutable_board(), Pt("i8")),
             ForbiddenKind::kDoubleFour);
   // (Black does win in three threats: g9, i7, j6.)
-  EXPECT_EQ(SolveVct(renju, kBlack, /*max_depth=*/1).outcome, VctOutcome::kNoWin);
+  EXPECT_EQ(SolveVct(renju, kBlack, /*max_depth=*/1).outcome,
+            VctOutcome::kNoWin);
   EXPECT_EQ(ReferenceVct(renju.mutable_board(), kBlack, 1, 1000000).outcome,
             VctOutcome::kNoWin);
 
@@ -208,7 +210,8 @@ TEST(VctTest, FindsAVctOfSeveralThrees) {
   EXPECT_EQ(r.depth, 3);
   EXPECT_GE(ExpectThreatLine(game, kWhite, r.line), 3);
   // Not within two threats, by the reference too.
-  EXPECT_EQ(SolveVct(game, kWhite, /*max_depth=*/2).outcome, VctOutcome::kNoWin);
+  EXPECT_EQ(SolveVct(game, kWhite, /*max_depth=*/2).outcome,
+            VctOutcome::kNoWin);
   EXPECT_EQ(ReferenceVct(game.mutable_board(), kWhite, 2, 3000000).outcome,
             VctOutcome::kNoWin);
   EXPECT_EQ(ReferenceVct(game.mutable_board(), kWhite, 3, 3000000).outcome,

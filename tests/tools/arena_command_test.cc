@@ -126,22 +126,39 @@ TEST_F(ArenaCommandTest, AnchorsFromErrors) {
 // against itself finishes, and every game it wrote replays with its
 // opening actions legal under the rule. One test case per rule, so that the
 // suite's shards (tests/CMakeLists.txt) share the rules between them.
-class ArenaOpeningRuleTest
-    : public ArenaCommandTest,
-      public ::testing::WithParamInterface<const char*> {};
+class ArenaOpeningRuleTest : public ArenaCommandTest,
+                             public ::testing::WithParamInterface<const char*> {
+};
 
 TEST_P(ArenaOpeningRuleTest, PlaysTheRuleAndItsGamesReplay) {
   const std::string rule = GetParam();
   const fs::path out = dir_ / rule;
   const char kModel[] = "model:" RENJU_SOURCE_DIR "/tests/data/tiny-gen3.model";
-  const testing::CommandResult r = RunCommand(
-      commands::Arena,
-      {"--config", RENJU_SOURCE_DIR "/configs/tiny.textproto",
-       "--a", kModel, "--b", kModel, "--opening-rule", rule,
-       "--games", "2", "--concurrent", "2", "--visits", "4",
-       "--opening-visits", "2", "--max-plies", "40", "--seed", "3",
-       "--out", out.string()},
-      Stderr::kCaptured);
+  const testing::CommandResult r =
+      RunCommand(commands::Arena,
+                 {"--config",
+                  RENJU_SOURCE_DIR "/configs/tiny.textproto",
+                  "--a",
+                  kModel,
+                  "--b",
+                  kModel,
+                  "--opening-rule",
+                  rule,
+                  "--games",
+                  "2",
+                  "--concurrent",
+                  "2",
+                  "--visits",
+                  "4",
+                  "--opening-visits",
+                  "2",
+                  "--max-plies",
+                  "40",
+                  "--seed",
+                  "3",
+                  "--out",
+                  out.string()},
+                 Stderr::kCaptured);
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("opening rule " + rule + ": A swapped "),
             std::string::npos)
@@ -163,13 +180,11 @@ TEST_P(ArenaOpeningRuleTest, PlaysTheRuleAndItsGamesReplay) {
     ++games;
   }
   EXPECT_EQ(games, 2u) << replay.out;
-  EXPECT_NE(replay.out.find("\"opening_actions\":[\"Place("),
-            std::string::npos)
+  EXPECT_NE(replay.out.find("\"opening_actions\":[\"Place("), std::string::npos)
       << replay.out;
   EXPECT_EQ(replay.out.find("\"illegal_opening\":\""), std::string::npos)
       << replay.out;
-  EXPECT_EQ(replay.out.find("\"illegal\":{"), std::string::npos)
-      << replay.out;
+  EXPECT_EQ(replay.out.find("\"illegal\":{"), std::string::npos) << replay.out;
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryRule, ArenaOpeningRuleTest,

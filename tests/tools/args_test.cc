@@ -16,8 +16,8 @@ Args MakeArgs() {
 
 TEST(ArgsTest, ParsesEveryForm) {
   Args args = MakeArgs();
-  ASSERT_TRUE(args.Parse({"--name", "abc", "--games=42", "--temperature",
-                          "0.5", "--verbose"})
+  ASSERT_TRUE(args.Parse({"--name", "abc", "--games=42", "--temperature", "0.5",
+                          "--verbose"})
                   .ok());
   EXPECT_EQ(args.GetString("name"), "abc");
   EXPECT_EQ(args.GetInt("games"), 42);

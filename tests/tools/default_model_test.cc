@@ -100,7 +100,8 @@ TEST_F(DefaultModelTest, AnInstalledEngineFindsTheInstalledModel) {
   std::string out;
   char buffer[4096];
   size_t n;
-  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0) out.append(buffer, n);
+  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0)
+    out.append(buffer, n);
   EXPECT_EQ(pclose(pipe), 0) << out;
   EXPECT_NE(out.find("playing the default model " + prefix.string() +
                      "/bin/../share/renju/default.model"),

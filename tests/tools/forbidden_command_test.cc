@@ -43,8 +43,7 @@ TEST(ForbiddenCommandTest, LabelsEveryPublicPositionExactly) {
     if (actual["forbidden"] != expected["forbidden"]) {
       ++mismatches;
       ADD_FAILURE() << "line " << i + 1 << ": expected "
-                    << expected["forbidden"].dump() << " got "
-                    << outputs[i];
+                    << expected["forbidden"].dump() << " got " << outputs[i];
     }
   }
   EXPECT_EQ(mismatches, 0);

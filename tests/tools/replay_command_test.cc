@@ -52,9 +52,10 @@ TEST(ReplayCommandTest, ReplaysEverySharedGameWithoutAnIllegalMove) {
   const std::vector<std::string> lines = Lines(result.out);
   ASSERT_EQ(lines.size(), inputs.size() + 1);
 
-  const std::vector<std::string> keys = {
-      "game",    "moves",           "result",     "recorded_result",
-      "illegal", "forbidden_played", "no_five_ply"};
+  const std::vector<std::string> keys = {"game",       "moves",
+                                         "result",     "recorded_result",
+                                         "illegal",    "forbidden_played",
+                                         "no_five_ply"};
   for (size_t i = 0; i < inputs.size(); ++i) {
     const nlohmann::ordered_json game = nlohmann::ordered_json::parse(lines[i]);
     std::vector<std::string> got_keys;

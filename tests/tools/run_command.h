@@ -31,8 +31,7 @@ struct CommandResult {
 
 // `args` is appended to the binary path and run by /bin/sh.
 inline CommandResult RunRenju(const std::string& args) {
-  const std::string command =
-      std::string(RENJU_BINARY_DIR) + "/renju " + args;
+  const std::string command = std::string(RENJU_BINARY_DIR) + "/renju " + args;
   CommandResult result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;

@@ -17,8 +17,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "gomocup/search_brain.h"
 #include "gtest/gtest.h"
@@ -177,9 +177,9 @@ TEST_F(ServeCommandTest, SuggestAnswersTaraguchiSwapAndFifthOffer) {
   // `renju suggest` for an action list, with `json` or not.
   const auto suggest = [&](const std::string& actions, bool json = false,
                            Stderr stderr_to = Stderr::kShown) {
-    commands::Argv args = {"--server", server.address(),
-                           "--opening-rule", "taraguchi10",
-                           "--visits", "16", "--actions", actions};
+    commands::Argv args = {"--server",    server.address(), "--opening-rule",
+                           "taraguchi10", "--visits",       "16",
+                           "--actions",   actions};
     if (json) args.push_back("--json");
     return RunCommand(commands::Suggest, args, stderr_to);
   };
@@ -206,7 +206,7 @@ TEST_F(ServeCommandTest, SuggestAnswersTaraguchiSwapAndFifthOffer) {
   EXPECT_EQ(answer["action"], black > 0 ? "Swap" : "KeepColours") << json.out;
   EXPECT_FLOAT_EQ(answer["value"].get<float>(), std::abs(black));
   EXPECT_NE(table.out.find(answer["action"] == "Swap" ? ": swap\n"
-                                                       : ": keep colours\n"),
+                                                      : ": keep colours\n"),
             std::string::npos)
       << table.out;
 
@@ -279,9 +279,9 @@ TEST_F(ServeCommandTest, HttpServesThePageAndRefusesBadInput) {
     EXPECT_NE(answer->body.find("\"field\""), std::string::npos)
         << answer->body;
   }
-  httplib::Result good = client.Post(
-      "/api/suggest", token, R"({"moves": "h8 h9", "visits": 16})",
-      "application/json");
+  httplib::Result good =
+      client.Post("/api/suggest", token, R"({"moves": "h8 h9", "visits": 16})",
+                  "application/json");
   ASSERT_TRUE(good);
   ASSERT_EQ(good->status, 200) << good->body;
   const nlohmann::json answer = nlohmann::json::parse(good->body);
@@ -302,8 +302,8 @@ TEST_F(ServeCommandTest, TokenFilesKeepTheTokenOutOfArgv) {
   const std::string token_file = (dir_ / "token").string();
   std::ofstream(token_file) << secret << "\n";
   ASSERT_EQ(::chmod(token_file.c_str(), 0600), 0);
-  ServeProcess server({"--config", config_path_, "--model", model_,
-                       "--listen", "127.0.0.1:0", "--token-file", token_file});
+  ServeProcess server({"--config", config_path_, "--model", model_, "--listen",
+                       "127.0.0.1:0", "--token-file", token_file});
   ASSERT_FALSE(server.address().empty()) << "the server did not start";
 
   // `ps` reads /proc/PID/cmdline: the path is there, the token is not.
@@ -314,31 +314,30 @@ TEST_F(ServeCommandTest, TokenFilesKeepTheTokenOutOfArgv) {
   EXPECT_EQ(argv.str().find(secret), std::string::npos) << argv.str();
 
   const std::string ask = " --moves h8 --visits 8";
-  testing::CommandResult with_file = testing::RunRenju(
-      "suggest --server " + server.address() + " --token-file " + token_file +
-      ask + " 2>&1");
+  testing::CommandResult with_file =
+      testing::RunRenju("suggest --server " + server.address() +
+                        " --token-file " + token_file + ask + " 2>&1");
   EXPECT_EQ(with_file.exit_code, 0) << with_file.out;
-  testing::CommandResult without = testing::RunRenju(
-      "suggest --server " + server.address() + ask + " 2>&1");
+  testing::CommandResult without =
+      testing::RunRenju("suggest --server " + server.address() + ask + " 2>&1");
   EXPECT_EQ(without.exit_code, 1) << without.out;
 
   // RENJU_TOKEN stands for --token; the flag wins over it.
-  const std::vector<std::string> base = {"--server", server.address(),
-                                         "--moves", "h8", "--visits", "8"};
+  const std::vector<std::string> base = {
+      "--server", server.address(), "--moves", "h8", "--visits", "8"};
   ASSERT_EQ(::setenv("RENJU_TOKEN", secret.c_str(), 1), 0);
   testing::CommandResult from_env = RunCommand(commands::Suggest, base);
   EXPECT_EQ(from_env.exit_code, 0) << from_env.out;
   std::vector<std::string> wrong_flag = base;
   wrong_flag.insert(wrong_flag.end(), {"--token", "not-the-token"});
-  EXPECT_EQ(RunCommand(commands::Suggest, wrong_flag, Stderr::kCaptured)
-                .exit_code,
-            1);
+  EXPECT_EQ(
+      RunCommand(commands::Suggest, wrong_flag, Stderr::kCaptured).exit_code,
+      1);
   ASSERT_EQ(::unsetenv("RENJU_TOKEN"), 0);
 
   // Both forms at once, and a file others may read, are refused.
   std::vector<std::string> both = base;
-  both.insert(both.end(),
-              {"--token", secret, "--token-file", token_file});
+  both.insert(both.end(), {"--token", secret, "--token-file", token_file});
   testing::CommandResult twice =
       RunCommand(commands::Suggest, both, Stderr::kCaptured);
   EXPECT_EQ(twice.exit_code, 1);

@@ -1,6 +1,6 @@
 // `renju trainer` refuses a worker-token file it cannot trust (malformed, or
-// open to group or others) before it creates anything. The first case runs the binary; the second calls the
-// command in-process (run_command.h says why).
+// open to group or others) before it creates anything. The first case runs the
+// binary; the second calls the command in-process (run_command.h says why).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -80,8 +80,7 @@ TEST_F(TrainerCommandTest, ShortOrRepeatedTokensAreErrorsWithTheLine) {
                        "token of 16+ characters"),
             std::string::npos)
       << r.out;
-  r = RunWithTokens(
-      "w1 0123456789abcdef\n# another\nw2 0123456789abcdef\n");
+  r = RunWithTokens("w1 0123456789abcdef\n# another\nw2 0123456789abcdef\n");
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("tokens.txt:3: token used twice"), std::string::npos)
       << r.out;

@@ -129,9 +129,9 @@ TEST(DistributedTest, TwoRanksEqualOneRankOnTheWholeBatch) {
             1e-3);
   // ... the ranks agree exactly, and with the one-rank run to float
   // rounding (sums taken in another order).
-  EXPECT_EQ(MaxDifference(ranks[0].trainer->network(),
-                          ranks[1].trainer->network()),
-            0.0);
+  EXPECT_EQ(
+      MaxDifference(ranks[0].trainer->network(), ranks[1].trainer->network()),
+      0.0);
   EXPECT_LT(MaxDifference((*reference)->network(), ranks[0].trainer->network()),
             1e-5);
   for (int i = 0; i < kSteps; ++i) {
@@ -152,9 +152,9 @@ TEST(DistributedTest, TrainingModeBatchNormKeepsRanksIdentical) {
   std::vector<RankResult> ranks =
       TrainOnRanks(2, batches, /*frozen_batch_norm=*/false, dir / "rendezvous");
   for (const RankResult& r : ranks) ASSERT_TRUE(r.status.ok()) << r.status;
-  EXPECT_EQ(MaxDifference(ranks[0].trainer->network(),
-                          ranks[1].trainer->network()),
-            0.0);
+  EXPECT_EQ(
+      MaxDifference(ranks[0].trainer->network(), ranks[1].trainer->network()),
+      0.0);
 
   // After one step from equal weights, the stem's batch norm has seen the
   // same inputs on both sides: the averaged running means of the halves

@@ -84,8 +84,9 @@ TEST_F(GameStoreTest, CommittedGamesSurviveReopening) {
 TEST_F(GameStoreTest, NewestGamesCoverTheWindow) {
   auto store = GameStore::Open(path_);
   ASSERT_TRUE(store.ok());
-  ASSERT_TRUE(
-      (*store)->AddGames("w", {Game("1", 10), Game("2", 10), Game("3", 10)}).ok());
+  ASSERT_TRUE((*store)
+                  ->AddGames("w", {Game("1", 10), Game("2", 10), Game("3", 10)})
+                  .ok());
   auto newest = (*store)->ReadNewestGames(15);
   ASSERT_TRUE(newest.ok());
   ASSERT_EQ(newest->size(), 2u);
@@ -100,8 +101,8 @@ TEST_F(GameStoreTest, ModelRegistry) {
   ASSERT_TRUE(best.ok());
   EXPECT_FALSE(best->has_value());
   ModelEntry m0{0, -1, 0, 0, "models/gen0.ckpt", "abc", 100, "best", 1, 0, ""};
-  ModelEntry m1{1, 0, 500, 40, "models/gen1.ckpt", "def", 100, "candidate", 2,
-                0, ""};
+  ModelEntry m1{1,           0, 500, 40, "models/gen1.ckpt", "def", 100,
+                "candidate", 2, 0,   ""};
   ASSERT_TRUE((*store)->RegisterModel(m0).ok());
   ASSERT_TRUE((*store)->RegisterModel(m1).ok());
   EXPECT_FALSE((*store)->RegisterModel(m1).ok());  // generation is unique

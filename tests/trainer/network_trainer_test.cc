@@ -28,8 +28,8 @@ using ::renju::testing::MaxDifference;
 using ::renju::testing::TempDir;
 using ::renju::testing::TestNetworkConfig;
 
-TrainingOptions CpuOptions(TrainingOptions::Optimizer optimizer =
-                               TrainingOptions::Optimizer::kSgd) {
+TrainingOptions CpuOptions(
+    TrainingOptions::Optimizer optimizer = TrainingOptions::Optimizer::kSgd) {
   TrainingOptions o;
   o.optimizer = optimizer;
   o.device = "cpu";
@@ -91,15 +91,16 @@ TEST(NetworkTrainerTest, StepsWithTheScheduledLearningRate) {
     ASSERT_TRUE(stats.ok()) << stats.status();
     EXPECT_EQ(stats->step, step + 1);
     EXPECT_DOUBLE_EQ(stats->learning_rate, 0.05 * (step + 1));
-    const torch::Tensor expected = before - stats->learning_rate * weight.grad();
+    const torch::Tensor expected =
+        before - stats->learning_rate * weight.grad();
     EXPECT_TRUE(torch::allclose(weight.detach(), expected, 1e-5, 1e-7));
   }
 }
 
 TEST(NetworkTrainerTest, LearnsAFixedBatch) {
   SetIntraOpThreads(1);
-  for (auto optimizer : {TrainingOptions::Optimizer::kSgd,
-                         TrainingOptions::Optimizer::kAdamW}) {
+  for (auto optimizer :
+       {TrainingOptions::Optimizer::kSgd, TrainingOptions::Optimizer::kAdamW}) {
     auto trainer = MakeTrainer(CpuOptions(optimizer));
     ASSERT_NE(trainer, nullptr);
     const TrainingBatch batch = FixedBatch(32, 2);
@@ -111,7 +112,8 @@ TEST(NetworkTrainerTest, LearnsAFixedBatch) {
       ASSERT_TRUE(stats.ok()) << stats.status();
       last = *stats;
     }
-    SCOPED_TRACE(optimizer == TrainingOptions::Optimizer::kSgd ? "sgd" : "adamw");
+    SCOPED_TRACE(optimizer == TrainingOptions::Optimizer::kSgd ? "sgd"
+                                                               : "adamw");
     EXPECT_EQ(first->samples, 32);
     EXPECT_GT(first->full_search_samples, 0);
     EXPECT_LT(first->full_search_samples, 32);
@@ -239,7 +241,8 @@ TEST_P(ExactResumeTest, BitIdenticalAfterRestart) {
   for (int i = 0; i < 6; ++i) batches.push_back(FixedBatch(16, 10 + i));
 
   auto uninterrupted = MakeTrainer(options);
-  for (const TrainingBatch& b : batches) ASSERT_TRUE(uninterrupted->Step(b).ok());
+  for (const TrainingBatch& b : batches)
+    ASSERT_TRUE(uninterrupted->Step(b).ok());
 
   const std::string path = dir / "state.ckpt";
   {
@@ -250,8 +253,9 @@ TEST_P(ExactResumeTest, BitIdenticalAfterRestart) {
   auto resumed = MakeTrainer(options, /*seed=*/99);
   auto extra = resumed->LoadState(path);
   ASSERT_TRUE(extra.ok()) << extra.status();
-  EXPECT_EQ(*extra, (std::vector<std::pair<std::string, std::string>>{
-                        {"sampler", "42"}}));
+  EXPECT_EQ(
+      *extra,
+      (std::vector<std::pair<std::string, std::string>>{{"sampler", "42"}}));
   EXPECT_EQ(resumed->step(), 3);
   for (int i = 3; i < 6; ++i) ASSERT_TRUE(resumed->Step(batches[i]).ok());
   EXPECT_EQ(resumed->step(), 6);
@@ -306,21 +310,22 @@ TEST(NetworkTrainerTest, ExportsACheckpointInferenceLoads) {
   ASSERT_TRUE(model.ok()) << model.status();
   EXPECT_EQ((*model)->info().generation, 3);
   EXPECT_EQ((*model)->info().training_step, 3);
-  EXPECT_EQ((*model)->info().variants, std::vector<Variant>{Variant::kFreestyle});
+  EXPECT_EQ((*model)->info().variants,
+            std::vector<Variant>{Variant::kFreestyle});
 
   // Same outputs as the trainer's network in inference mode.
   std::vector<float> policy(batch.size * 81), wdl(batch.size * 3);
-  ASSERT_TRUE((*model)->Forward(batch.planes.data(), batch.size, policy.data(),
-                                wdl.data())
-                  .ok());
+  ASSERT_TRUE(
+      (*model)
+          ->Forward(batch.planes.data(), batch.size, policy.data(), wdl.data())
+          .ok());
   trainer->network().eval();
   torch::NoGradGuard no_grad;
   auto [expected_policy, expected_wdl] = trainer->network().forward(
       torch::from_blob(const_cast<float*>(batch.planes.data()),
                        {batch.size, kNumInputPlanesV1, 9, 9}));
-  EXPECT_TRUE(torch::allclose(
-      torch::from_blob(policy.data(), {batch.size, 81}), expected_policy, 1e-4,
-      1e-4));
+  EXPECT_TRUE(torch::allclose(torch::from_blob(policy.data(), {batch.size, 81}),
+                              expected_policy, 1e-4, 1e-4));
   EXPECT_TRUE(torch::allclose(torch::from_blob(wdl.data(), {batch.size, 3}),
                               expected_wdl, 1e-4, 1e-4));
 }
@@ -580,10 +585,12 @@ TEST(NetworkTrainerTest, ExportsAVersionTwoCheckpoint) {
   ASSERT_TRUE(model.ok()) << model.status();
   EXPECT_EQ((*model)->config().encoding_version, 2);
   std::vector<float> policy(batch.size * 81), wdl(batch.size * 3);
-  EXPECT_TRUE((*model)->Forward(batch.planes.data(), batch.size, policy.data(),
-                                wdl.data())
-                  .ok());
-  const absl::Status s = Model::Load(path, options, TestNetworkConfig()).status();
+  EXPECT_TRUE(
+      (*model)
+          ->Forward(batch.planes.data(), batch.size, policy.data(), wdl.data())
+          .ok());
+  const absl::Status s =
+      Model::Load(path, options, TestNetworkConfig()).status();
   EXPECT_NE(s.message().find("input encoding version 2 (expected 1)"),
             std::string::npos)
       << s;

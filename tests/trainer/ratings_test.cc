@@ -585,10 +585,11 @@ TEST_F(RatingsStoreTest, PlotErrorsAreStatuses) {
 
   // A plotter that fails is quoted; one that hangs is killed.
   const std::string fake = (dir_ / "fake-gnuplot").string();
-  ASSERT_TRUE(WriteFileAtomically(
-                  fake, "#!/bin/sh\necho \"line 3: bad command\" >&2\n"
-                        "[ -n \"$SLOW\" ] && exec sleep 5\nexit 1\n")
-                  .ok());
+  ASSERT_TRUE(
+      WriteFileAtomically(fake,
+                          "#!/bin/sh\necho \"line 3: bad command\" >&2\n"
+                          "[ -n \"$SLOW\" ] && exec sleep 5\nexit 1\n")
+          .ok());
   fs::permissions(fake, fs::perms::owner_all);
   options.gnuplot = fake;
   pngs = WritePlots(dir_.string(), table, "", options);

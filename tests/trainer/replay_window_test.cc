@@ -123,10 +123,11 @@ TEST(ReplayWindowTest, SamplesOnlyTheNewestPositions) {
   }
   // Uniform over positions: the renju share matches its share of the
   // window (within sampling noise of 400 draws).
-  const double share = std::min(1.0, static_cast<double>(renju_positions) /
-                                         window.window_positions());
+  const double share = std::min(
+      1.0, static_cast<double>(renju_positions) / window.window_positions());
   EXPECT_NEAR(renju_fraction(), share, 0.08);
-  while (renju_positions < WindowSize(window.total_positions(), window.params())) {
+  while (renju_positions <
+         WindowSize(window.total_positions(), window.params())) {
     ++id;
     absl::StatusOr<int> added = window.AddGame(id, SyntheticGame(id));
     ASSERT_TRUE(added.ok());
@@ -152,7 +153,8 @@ pb::GameRecord ForbiddenPointGame() {
   target->set_full_search(true);
   target->set_root_win(1);
   for (const auto& [point, prob] :
-       {std::pair{"c13", 0.5f}, std::pair{"f7", 0.3f}, std::pair{"j11", 0.2f}}) {
+       {std::pair{"c13", 0.5f}, std::pair{"f7", 0.3f},
+        std::pair{"j11", 0.2f}}) {
     target->add_policy_points(Index(point));
     target->add_policy_probs(prob);
   }

@@ -54,18 +54,17 @@ void WriteGame(const fs::path& file, const std::string& moves,
   for (Move m : *parsed) record.add_plies()->set_move(MoveIndex(m, 15));
   record.set_result(result);
   record.set_end_reason(reason);
-  ASSERT_TRUE(WriteFileAtomically(file.string(), record.SerializeAsString())
-                  .ok());
+  ASSERT_TRUE(
+      WriteFileAtomically(file.string(), record.SerializeAsString()).ok());
 }
 
 class RunPageTest : public ::testing::Test {
  protected:
   void SetUp() override {
     run_ = fs::temp_directory_path() /
-           absl::StrCat("renju_run_page_", getpid(), "_",
-                        ::testing::UnitTest::GetInstance()
-                            ->current_test_info()
-                            ->name());
+           absl::StrCat(
+               "renju_run_page_", getpid(), "_",
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(run_);
     fs::create_directories(run_);
   }
@@ -104,8 +103,8 @@ class RunPageTest : public ::testing::Test {
     ASSERT_TRUE(
         WriteFileAtomically((run_ / "training.csv").string(), csv).ok());
     const fs::path matches = run_ / "matches";
-    for (const char* dir : {"gen2-vs-gen1", "gen1-vs-gen0", "gen2-vs-tactical",
-                            "notes"}) {
+    for (const char* dir :
+         {"gen2-vs-gen1", "gen1-vs-gen0", "gen2-vs-tactical", "notes"}) {
       fs::create_directories(matches / dir);
     }
     WriteGame(matches / "gen2-vs-gen1" / "game-00000.game",
@@ -116,8 +115,8 @@ class RunPageTest : public ::testing::Test {
     ASSERT_TRUE(WriteFileAtomically(
                     (matches / "gen2-vs-gen1" / "summary.json").string(), "{}")
                     .ok());
-    WriteGame(matches / "gen1-vs-gen0" / "game-00000.game", "h8 h9",
-              pb::DRAW, pb::MOVE_CAP);
+    WriteGame(matches / "gen1-vs-gen0" / "game-00000.game", "h8 h9", pb::DRAW,
+              pb::MOVE_CAP);
   }
 
   fs::path run_;
@@ -212,8 +211,7 @@ TEST_F(RunPageTest, MatchJsonGivesTheGamesWithColoursAndResults) {
   EXPECT_EQ(second["end_reason"], "forbidden move");
 
   for (const char* bad : {"", "..", "gen2", "gen2-vs-", "gen2-vs-..",
-                          "gen2-vs-gen1/../../etc", "genx-vs-gen1",
-                          "notes"}) {
+                          "gen2-vs-gen1/../../etc", "genx-vs-gen1", "notes"}) {
     EXPECT_TRUE(absl::IsInvalidArgument(MatchJson(run_.string(), bad).status()))
         << bad;
   }

@@ -68,7 +68,8 @@ inline pb::GameRecord SyntheticGame(uint64_t seed,
     std::vector<Point> candidates = NearbyLegalPoints(game);
     if (candidates.empty()) break;
     pb::GamePly* ply = record.add_plies();
-    Point move = candidates[rng.UniformInt(static_cast<int>(candidates.size()))];
+    Point move =
+        candidates[rng.UniformInt(static_cast<int>(candidates.size()))];
     if (game.ply() >= options.opening_plies) {
       pb::SearchTarget* target = ply->mutable_target();
       target->set_root_win(0.4f);
@@ -79,14 +80,16 @@ inline pb::GameRecord SyntheticGame(uint64_t seed,
         target->set_full_search(true);
         // A few distinct points with random weights; the move is one.
         for (int i = 0; i < static_cast<int>(candidates.size()) - 1; ++i) {
-          std::swap(candidates[i],
-                    candidates[i + rng.UniformInt(
-                                       static_cast<int>(candidates.size()) - i)]);
+          std::swap(
+              candidates[i],
+              candidates[i + rng.UniformInt(
+                                 static_cast<int>(candidates.size()) - i)]);
         }
         const int k = std::min<int>(options.policy_points, candidates.size());
         std::vector<float> weights(k);
         float sum = 0;
-        for (float& w : weights) sum += (w = 0.05f + static_cast<float>(rng.Uniform()));
+        for (float& w : weights)
+          sum += (w = 0.05f + static_cast<float>(rng.Uniform()));
         for (int i = 0; i < k; ++i) {
           target->add_policy_points(PointIndex(candidates[i], game.size()));
           target->add_policy_probs(weights[i] / sum);

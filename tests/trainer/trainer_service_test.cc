@@ -200,8 +200,8 @@ TEST_F(TrainerServiceTest, TokensNameTheWorker) {
 
 TEST_F(TrainerServiceTest, TlsWhenCertificatesAreConfigured) {
   // A self-signed certificate for this test only, made with openssl(1).
-  const fs::path tls = fs::temp_directory_path() /
-                       ("renju_tls_" + std::to_string(::getpid()));
+  const fs::path tls =
+      fs::temp_directory_path() / ("renju_tls_" + std::to_string(::getpid()));
   fs::create_directories(tls);
   absl::StatusOr<testing::TestCertificate> pem =
       testing::MakeSelfSignedCertificate(tls);
@@ -227,17 +227,19 @@ TEST_F(TrainerServiceTest, TlsWhenCertificatesAreConfigured) {
             absl::StatusCode::kUnavailable);
   EXPECT_EQ(store_->NumGames(), 1);
   // A missing certificate file is a clear error, not a crash.
-  EXPECT_FALSE(MakeServerCredentials({(tls / "nope.pem").string(), key, ""}).ok());
+  EXPECT_FALSE(
+      MakeServerCredentials({(tls / "nope.pem").string(), key, ""}).ok());
   fs::remove_all(tls);
 }
 
 TEST_F(TrainerServiceTest, OversizedUploadIsRejected) {
   Start({{}, 2, 1 << 16});
   auto client = Client();
-  auto result = client->UploadGames(
-      "w", {FiveGame("a"), FiveGame("b"), FiveGame("c")});
+  auto result =
+      client->UploadGames("w", {FiveGame("a"), FiveGame("b"), FiveGame("c")});
   EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(result.status().message().find("the limit is 2"), std::string::npos);
+  EXPECT_NE(result.status().message().find("the limit is 2"),
+            std::string::npos);
 }
 
 TEST_F(TrainerServiceTest, ModelDownloadIsVerified) {
@@ -249,8 +251,17 @@ TEST_F(TrainerServiceTest, ModelDownloadIsVerified) {
   for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 7);
   const std::string path = (dir_ / "gen1.model").string();
   ASSERT_TRUE(WriteFileAtomically(path, bytes).ok());
-  ModelEntry m{1, 0, 100, 10, path, Sha256Hex(bytes),
-               static_cast<int64_t>(bytes.size()), "best", 1, 0, ""};
+  ModelEntry m{1,
+               0,
+               100,
+               10,
+               path,
+               Sha256Hex(bytes),
+               static_cast<int64_t>(bytes.size()),
+               "best",
+               1,
+               0,
+               ""};
   ASSERT_TRUE(store_->RegisterModel(m).ok());
 
   auto info = client->GetCurrentModel();

@@ -80,7 +80,8 @@ inline TrainingBatch FixedBatchInEncoding(int n, uint64_t seed,
 }
 
 // Rows [begin, end) of `batch`.
-inline TrainingBatch SliceBatch(const TrainingBatch& batch, int begin, int end) {
+inline TrainingBatch SliceBatch(const TrainingBatch& batch, int begin,
+                                int end) {
   TrainingBatch out;
   out.Reset(end - begin, batch.board_size, batch.encoding_version,
             batch.has_aux_targets());
@@ -115,11 +116,11 @@ inline double MaxDifference(PolicyValueNetImpl& a, PolicyValueNetImpl& b) {
     for (const auto& item : *pair) {
       const torch::Tensor* t = other.find(item.key());
       if (t == nullptr || t->sizes() != item.value().sizes()) return -1;
-      worst = std::max(worst, (item.value().to(torch::kDouble) -
-                               t->to(torch::kDouble))
-                                  .abs()
-                                  .max()
-                                  .item<double>());
+      worst = std::max(worst,
+                       (item.value().to(torch::kDouble) - t->to(torch::kDouble))
+                           .abs()
+                           .max()
+                           .item<double>());
     }
   }
   return worst;
@@ -130,7 +131,8 @@ class TempDir {
  public:
   TempDir() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string(info->test_suite_name()) + "_" + info->name();
+    std::string name =
+        std::string(info->test_suite_name()) + "_" + info->name();
     std::replace(name.begin(), name.end(), '/', '_');
     path_ = std::filesystem::temp_directory_path() /
             ("renju_training_" + std::to_string(::getpid()) + "_" + name);
