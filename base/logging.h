@@ -7,7 +7,8 @@
 //   RENJU_DCHECK(board.IsConsistent());   // a CHECK in debug builds only
 //
 // Invariants use CHECK/DCHECK; outside input never does (it gets absl::Status).
-// The macros carry a RENJU_ prefix because LibTorch's c10 defines LOG and CHECK.
+// The macros carry a RENJU_ prefix because LibTorch's c10 defines LOG and
+// CHECK.
 #ifndef RENJU_BASE_LOGGING_H_
 #define RENJU_BASE_LOGGING_H_
 
@@ -52,13 +53,15 @@ void SetMinLogSeverity(LogSeverity severity);
 #define RENJU_LOG(severity) \
   ::renju::LogMessage(__FILE__, __LINE__, RENJU_LOG_##severity).stream()
 
-#define RENJU_CHECK(condition)                                    \
-  (condition) ? (void)0                                     \
-              : ::renju::LogMessageVoidify() &              \
-                    ::renju::LogMessage(__FILE__, __LINE__, \
-                                        RENJU_LOG_FATAL)    \
-                            .stream()                       \
-                        << "Check failed: " #condition " "
+// The glog idiom: `condition` stays unparenthesised in the message text.
+// NOLINTBEGIN(bugprone-macro-parentheses)
+#define RENJU_CHECK(condition)                                                \
+  (condition)                                                                 \
+      ? (void)0                                                               \
+      : ::renju::LogMessageVoidify() &                                        \
+            ::renju::LogMessage(__FILE__, __LINE__, RENJU_LOG_FATAL).stream() \
+                << "Check failed: " #condition " "
+// NOLINTEND(bugprone-macro-parentheses)
 
 #ifdef NDEBUG
 #define RENJU_DCHECK(condition) \

@@ -19,6 +19,8 @@ packages=(
   # the sanitizer builds and the tests' libFuzzer targets
   # (tools/run_sanitizer_tests.sh, tools/run_fuzz.sh)
   clang libclang-rt-14-dev lld
+  # the format check (tools/check_format.sh, ctest format_check)
+  clang-format
 )
 missing=()
 for p in "${packages[@]}"; do
