@@ -10,10 +10,12 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "base/error_field.h"
 #include "base/logging.h"
 #include "http/http_server.h"
 #include "inference/http_api.h"
-#include "inference/inference_service.h"
 #include "rpc/bearer_token.h"
 
 namespace renju {
@@ -33,34 +35,30 @@ HttpApiError BodyTooLarge(size_t limit) {
 }
 
 // The HTTP status of a failed Suggest.
-int HttpStatusOf(const grpc::Status& status) {
-  switch (status.error_code()) {
-    case grpc::StatusCode::INVALID_ARGUMENT:
+int HttpStatusOf(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
       return 400;
-    case grpc::StatusCode::UNAUTHENTICATED:
-      return 401;
-    case grpc::StatusCode::DEADLINE_EXCEEDED:
+    case absl::StatusCode::kDeadlineExceeded:
       return 504;
-    case grpc::StatusCode::RESOURCE_EXHAUSTED:
+    case absl::StatusCode::kResourceExhausted:
       return 429;  // server.max_searches(_per_client)
-    case grpc::StatusCode::CANCELLED:
-    case grpc::StatusCode::UNAVAILABLE:
+    case absl::StatusCode::kCancelled:
+    case absl::StatusCode::kUnavailable:
       return 503;
     default:
       return 500;
   }
 }
 
-// The request field a Suggest's INVALID_ARGUMENT is about: the service
-// prefixes position errors with "position: ", and names the budget field.
-std::string FieldOf(const std::string& message) {
-  if (absl::StartsWith(message, "position: ")) {
-    return absl::StrContains(message, "trained for") ? "rule" : "moves";
-  }
-  if (absl::StartsWith(message, "visits")) return "visits";
-  if (absl::StartsWith(message, "time_ms")) return "time_ms";
-  if (absl::StartsWith(message, "num_candidates")) return "candidates";
-  return "";
+// The JSON API's name (http_api.h) of the SuggestRequest field a Suggest
+// error names (MoveSuggester::Suggest).
+std::string JsonFieldOf(const absl::Status& status) {
+  const std::string field = ErrorField(status);
+  if (field == "position") return "moves";
+  if (field == "position.variant") return "rule";
+  if (field == "num_candidates") return "candidates";
+  return field;  // visits, time_ms, opening_rule, opening_actions
 }
 
 // "application/json", any case, with or without parameters such as
@@ -74,17 +72,15 @@ bool IsJsonContentType(const std::string& value) {
 }  // namespace
 
 HttpFrontend::HttpFrontend(const pb::RunConfig& config,
-                           std::shared_ptr<grpc::Channel> channel,
+                           MoveSuggester& suggester,
                            const HttpFrontendOptions& options)
-    : config_(config),
-      options_(options),
-      stub_(pb::Inference::NewStub(std::move(channel))) {}
+    : config_(config), options_(options), suggester_(suggester) {}
 
 absl::StatusOr<std::unique_ptr<HttpFrontend>> HttpFrontend::Start(
-    const pb::RunConfig& config, std::shared_ptr<grpc::Channel> channel,
+    const pb::RunConfig& config, MoveSuggester& suggester,
     const HttpFrontendOptions& options) {
   std::unique_ptr<HttpFrontend> frontend(
-      new HttpFrontend(config, std::move(channel), options));
+      new HttpFrontend(config, suggester, options));
   absl::StatusOr<std::unique_ptr<httplib::Server>> server = MakeHttpServer(
       {options.tls_cert_chain, options.tls_private_key}, "serve --http");
   if (!server.ok()) return server.status();
@@ -101,30 +97,11 @@ HttpFrontend::~HttpFrontend() { Stop(); }
 int HttpFrontend::port() const { return listener_->port(); }
 
 void HttpFrontend::Stop() {
-  {
-    std::lock_guard<std::mutex> lock(calls_mutex_);
-    stopping_ = true;
-    for (grpc::ClientContext* context : calls_) context->TryCancel();
-  }
+  stopping_ = true;
   if (listener_) listener_->Stop();
 }
 
-bool HttpFrontend::BeginCall(grpc::ClientContext* context) {
-  std::lock_guard<std::mutex> lock(calls_mutex_);
-  if (stopping_) return false;
-  calls_.insert(context);
-  return true;
-}
-
-size_t HttpFrontend::suggestions_in_flight() {
-  std::lock_guard<std::mutex> lock(calls_mutex_);
-  return calls_.size();
-}
-
-void HttpFrontend::EndCall(grpc::ClientContext* context) {
-  std::lock_guard<std::mutex> lock(calls_mutex_);
-  calls_.erase(context);
-}
+size_t HttpFrontend::suggestions_in_flight() { return suggestions_in_flight_; }
 
 bool HttpFrontend::Authorized(const httplib::Request& request) const {
   return options_.token.empty() ||
@@ -221,42 +198,35 @@ void HttpFrontend::HandleSuggest(const httplib::Request& request,
     ReplyError(response, 400, error);
     return;
   }
-  // The service's own call, token and all: it checks what gRPC clients get
-  // checked. A visits budget has no time of its own; the server's time
-  // limit bounds it, and the service's search stops before the deadline.
-  grpc::ClientContext context;
-  if (!options_.token.empty()) {
-    context.AddMetadata("authorization", "Bearer " + options_.token);
-  }
-  if (!options_.frontend_secret.empty()) {
-    context.AddMetadata(kFrontendSecretHeader, options_.frontend_secret);
-    context.AddMetadata(kHttpClientHeader, request.remote_addr);
-  }
+  // A visits budget has no time of its own; the server's time limit bounds
+  // it, and the search stops before the deadline.
   const int64_t budget_ms = parsed.suggest.time_ms() > 0
                                 ? parsed.suggest.time_ms()
                                 : config_.server().max_time_ms();
-  context.set_deadline(std::chrono::system_clock::now() +
-                       std::chrono::milliseconds(budget_ms) +
-                       kSuggestDeadlineSlack);
-  if (!BeginCall(&context)) {
+  SuggestStop stop;
+  stop.deadline = absl::Now() + absl::Milliseconds(budget_ms) +
+                  absl::FromChrono(kSuggestDeadlineSlack);
+  stop.cancelled = [this] { return stopping_.load(); };
+  if (stopping_) {
     ReplyError(response, 503, {"", "the server is shutting down"});
     return;
   }
-  pb::SuggestResponse suggestion;
-  const grpc::Status status =
-      stub_->Suggest(&context, parsed.suggest, &suggestion);
-  EndCall(&context);
-  if (status.error_code() == grpc::StatusCode::CANCELLED) {
+  ++suggestions_in_flight_;
+  const absl::StatusOr<pb::SuggestResponse> suggestion = suggester_.Suggest(
+      parsed.suggest, absl::StrCat("http:", request.remote_addr), stop);
+  --suggestions_in_flight_;
+  if (absl::IsCancelled(suggestion.status())) {
     ReplyError(response, 503,
                {"", "the search was cancelled: the server is shutting down"});
     return;
   }
-  if (!status.ok()) {
-    ReplyError(response, HttpStatusOf(status),
-               {FieldOf(status.error_message()), status.error_message()});
+  if (!suggestion.ok()) {
+    ReplyError(response, HttpStatusOf(suggestion.status()),
+               {JsonFieldOf(suggestion.status()),
+                std::string(suggestion.status().message())});
     return;
   }
-  ReplyJson(response, 200, SuggestJson(parsed, suggestion));
+  ReplyJson(response, 200, SuggestJson(parsed, *suggestion));
 }
 
 }  // namespace renju

@@ -5,10 +5,11 @@
 // Moving parts:
 //   - an httplib::Server (Debian's libcpp-httplib) on a thread of its own
 //     (http/http_server.h), with httplib's pool of handler threads;
-//   - a gRPC stub on the served process's in-process channel: /api/suggest
-//     is the service's own Suggest call (inference_service.h), with its
-//     checks, limits, tree cache and hot-swapped model, not a copy of it.
-//     /api/position needs no network and answers from rules/ directly.
+//   - /api/suggest is MoveSuggester::Suggest (move_suggester.h), the one
+//     the gRPC service answers with: its checks, limits, tree cache and
+//     hot-swapped model, not a copy of them. Each HTTP client (its address)
+//     counts on its own in the per-client search limit. /api/position
+//     needs no network and answers from rules/ directly.
 //
 // Every request under /api/ must carry "Authorization: Bearer <token>" when
 // the server has a token; the page itself is public (it holds no secret and
@@ -28,19 +29,16 @@
 #ifndef RENJU_INFERENCE_HTTP_FRONTEND_H_
 #define RENJU_INFERENCE_HTTP_FRONTEND_H_
 
-#include <grpcpp/grpcpp.h>
-
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
-#include <set>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "inference/move_suggester.h"
 #include "proto/config.pb.h"
-#include "proto/inference.grpc.pb.h"
 
 namespace httplib {
 class Server;
@@ -69,21 +67,16 @@ struct HttpFrontendOptions {
   // HTTPS with this certificate chain and key (PEM files); empty: HTTP.
   std::string tls_cert_chain;
   std::string tls_private_key;
-  // The service's InferenceServiceOptions::frontend_secret: sent with each
-  // Suggest beside the HTTP client's address, so that the per-client search
-  // limit counts each HTTP client on its own. Empty: all HTTP clients count
-  // as the frontend.
-  std::string frontend_secret;
 };
 
 class HttpFrontend {
  public:
   // Listens on options.listen and serves until Stop. `config` must be valid
-  // (its board size and `server` limits apply). `channel` reaches the
-  // InferenceService (grpc::Server::InProcessChannel) and must stay usable
-  // until Stop returns. UNAVAILABLE when it cannot listen.
+  // (its board size and `server` limits apply). `suggester` answers
+  // /api/suggest and must outlive the frontend. UNAVAILABLE when it cannot
+  // listen.
   static absl::StatusOr<std::unique_ptr<HttpFrontend>> Start(
-      const pb::RunConfig& config, std::shared_ptr<grpc::Channel> channel,
+      const pb::RunConfig& config, MoveSuggester& suggester,
       const HttpFrontendOptions& options);
   // Stops, if Stop was not called.
   ~HttpFrontend();
@@ -97,8 +90,7 @@ class HttpFrontend {
   void Stop();
 
  private:
-  HttpFrontend(const pb::RunConfig& config,
-               std::shared_ptr<grpc::Channel> channel,
+  HttpFrontend(const pb::RunConfig& config, MoveSuggester& suggester,
                const HttpFrontendOptions& options);
   void AddRoutes(httplib::Server& server);
   bool Authorized(const httplib::Request& request) const;
@@ -109,19 +101,15 @@ class HttpFrontend {
                       httplib::Response& response) const;
   void HandleSuggest(const httplib::Request& request,
                      httplib::Response& response);
-  // Registers a suggestion's call so that Stop can cancel it; false once
-  // stopping (the call must not start).
-  bool BeginCall(grpc::ClientContext* context);
-  void EndCall(grpc::ClientContext* context);
 
   const pb::RunConfig config_;
   const HttpFrontendOptions options_;
-  std::unique_ptr<pb::Inference::Stub> stub_;
+  MoveSuggester& suggester_;
   std::unique_ptr<HttpListener> listener_;
 
-  std::mutex calls_mutex_;
-  bool stopping_ = false;                 // guarded by calls_mutex_
-  std::set<grpc::ClientContext*> calls_;  // guarded by calls_mutex_
+  // Set by Stop: the suggestions in flight see it as their cancellation.
+  std::atomic<bool> stopping_{false};
+  std::atomic<size_t> suggestions_in_flight_{0};
 };
 
 }  // namespace renju

@@ -8,7 +8,6 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
-#include <random>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -75,25 +74,13 @@ absl::Status Announce(const InferenceServerOptions& options,
   return WriteFileAtomically(options.address_file, absl::StrCat(address, "\n"));
 }
 
-// A fresh secret per process that marks the HTTP frontend's own calls.
-std::string FrontendSecret() {
-  std::random_device device;
-  std::string secret;
-  for (int i = 0; i < 4; ++i) {
-    absl::StrAppend(&secret,
-                    absl::Hex(static_cast<uint64_t>(device()) << 32 | device(),
-                              absl::kZeroPad16));
-  }
-  return secret;
-}
-
-// The board page and its API beside the gRPC port; its Suggest calls go
-// to `server` in process. The page's record files are read and written
-// here too (/api/records, records/record_api.h), before the options' own
-// routes. Announces "http on http://HOST:PORT/" (https with the TLS files).
+// The board page and its API beside the gRPC port; its suggestions are
+// the gRPC service's own (`suggester`). The page's record files are read and
+// written here too (/api/records, records/record_api.h), before the options'
+// own routes. Announces "http on http://HOST:PORT/" (https with the TLS files).
 absl::StatusOr<std::unique_ptr<HttpFrontend>> StartHttp(
     const pb::RunConfig& config, const InferenceServerOptions& options,
-    const std::string& frontend_secret, grpc::Server& server) {
+    MoveSuggester& suggester) {
   HttpFrontendOptions http_options;
   http_options.listen = options.http_listen;
   http_options.token = options.token;
@@ -105,9 +92,8 @@ absl::StatusOr<std::unique_ptr<HttpFrontend>> StartHttp(
   http_options.body_limits = {{"/api/records", kMaxRecordBodyBytes}};
   http_options.tls_cert_chain = options.tls.cert_chain;
   http_options.tls_private_key = options.tls.private_key;
-  http_options.frontend_secret = frontend_secret;
-  absl::StatusOr<std::unique_ptr<HttpFrontend>> http = HttpFrontend::Start(
-      config, server.InProcessChannel(grpc::ChannelArguments()), http_options);
+  absl::StatusOr<std::unique_ptr<HttpFrontend>> http =
+      HttpFrontend::Start(config, suggester, http_options);
   if (!http.ok()) return http.status();
   const std::string url =
       absl::StrCat(options.tls.cert_chain.empty() ? "http" : "https", "://",
@@ -125,7 +111,6 @@ absl::Status RunServer(const pb::RunConfig& config,
   InferenceServiceOptions service_options;
   service_options.token = options.token;
   service_options.seed = options.seed;
-  service_options.frontend_secret = FrontendSecret();
   InferenceService service(config, std::move(model), trainer.get(),
                            service_options);
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
@@ -151,7 +136,7 @@ absl::Status RunServer(const pb::RunConfig& config,
   std::unique_ptr<HttpFrontend> http;
   if (!options.http_listen.empty()) {
     absl::StatusOr<std::unique_ptr<HttpFrontend>> started_http =
-        StartHttp(config, options, service_options.frontend_secret, server);
+        StartHttp(config, options, service.suggester());
     if (!started_http.ok()) return started_http.status();
     http = *std::move(started_http);
   }
@@ -159,7 +144,7 @@ absl::Status RunServer(const pb::RunConfig& config,
   while (SleepUnlessInterrupted(1000)) {
   }
   RENJU_LOG(INFO) << "shutting down";
-  // HTTP first: its requests in flight are gRPC calls that must finish.
+  // HTTP first: its suggestions in flight are cancelled and answered.
   if (http) http->Stop();
   server.GetHealthCheckService()->SetServingStatus(false);
   if (updater) updater->Stop();

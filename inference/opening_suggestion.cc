@@ -5,9 +5,18 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "base/error_field.h"
 #include "rpc/game_record.h"
 
 namespace renju {
+namespace {
+
+absl::Status Invalid(absl::string_view message, absl::string_view field) {
+  return WithErrorField(absl::InvalidArgumentError(message), field);
+}
+
+}  // namespace
+
 bool IsOpeningRequest(const pb::SuggestRequest& request) {
   return !request.opening_rule().empty() || request.opening_actions_size() > 0;
 }
@@ -17,22 +26,25 @@ absl::StatusOr<OpeningState> OpeningStateOf(const pb::SuggestRequest& request,
   const pb::Position& position = request.position();
   if (position.moves_size() > 0 || position.black_size() > 0 ||
       position.white_size() > 0) {
-    return absl::InvalidArgumentError(
+    return Invalid(
         "an opening request's position gives only the variant and board "
-        "size; its opening_actions place the stones");
+        "size; its opening_actions place the stones",
+        "position");
   }
   absl::StatusOr<OpeningRule> rule = ParseOpeningRule(request.opening_rule());
-  if (!rule.ok()) return absl::InvalidArgumentError(rule.status().message());
+  if (!rule.ok()) return Invalid(rule.status().message(), "opening_rule");
   absl::StatusOr<std::vector<OpeningAction>> actions =
       OpeningActionsFromProto(request.opening_actions(), size);
-  if (!actions.ok())
-    return absl::InvalidArgumentError(actions.status().message());
+  if (!actions.ok()) {
+    return Invalid(actions.status().message(), "opening_actions");
+  }
   absl::StatusOr<OpeningState> state =
       ReplayOpening(*rule, *actions, variant, size);
-  if (!state.ok()) return absl::InvalidArgumentError(state.status().message());
+  if (!state.ok()) return Invalid(state.status().message(), "opening_actions");
   if (state->done()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        state->Expectation(), "; ask for a move with the position instead"));
+    return Invalid(absl::StrCat(state->Expectation(),
+                                "; ask for a move with the position instead"),
+                   "opening_actions");
   }
   return state;
 }

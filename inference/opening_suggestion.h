@@ -2,7 +2,7 @@
 // SuggestRequest.opening_rule): the request's rule and actions become an
 // OpeningState, and the opening player's decision (search/opening_player.h)
 // becomes the response's OpeningSuggestion. The searches themselves run in
-// InferenceService, on the served model.
+// MoveSuggester (move_suggester.h), on the served model.
 #ifndef RENJU_INFERENCE_OPENING_SUGGESTION_H_
 #define RENJU_INFERENCE_OPENING_SUGGESTION_H_
 
@@ -21,7 +21,8 @@ bool IsOpeningRequest(const pb::SuggestRequest& request);
 // unknown rule, a position that holds moves or stones (the actions place
 // them), an action that does not parse or that the rule refuses (naming the
 // first such action, 1-based, and what the rule expected then), and an
-// opening that is already over.
+// opening that is already over. The error names its field
+// (base/error_field.h): "position", "opening_rule" or "opening_actions".
 absl::StatusOr<OpeningState> OpeningStateOf(const pb::SuggestRequest& request,
                                             Variant variant, int size);
 

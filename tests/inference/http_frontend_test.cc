@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -18,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/notification.h"
 #include "gtest/gtest.h"
 #include "http/http_server.h"
 #include "inference/http_api.h"
@@ -43,8 +45,8 @@ class HttpFrontendTest : public InferenceServiceTest {
   void StartHttp(HttpFrontendOptions options) {
     StartWithModel1();
     options.listen = "127.0.0.1:0";
-    absl::StatusOr<std::unique_ptr<HttpFrontend>> http = HttpFrontend::Start(
-        config_, server_->InProcessChannel(grpc::ChannelArguments()), options);
+    absl::StatusOr<std::unique_ptr<HttpFrontend>> http =
+        HttpFrontend::Start(config_, service_->suggester(), options);
     ASSERT_TRUE(http.ok()) << http.status();
     http_ = *std::move(http);
     client_ = std::make_unique<httplib::Client>("127.0.0.1", http_->port());
@@ -469,14 +471,13 @@ TEST_F(HttpFrontendTest, HttpsWithACertificateAndKey) {
   // A key that is not the certificate's, or a missing file: a clear error.
   options.listen = "127.0.0.1:0";
   options.tls_private_key = (tls / "nope.pem").string();
-  absl::StatusOr<std::unique_ptr<HttpFrontend>> bad = HttpFrontend::Start(
-      config_, server_->InProcessChannel(grpc::ChannelArguments()), options);
+  absl::StatusOr<std::unique_ptr<HttpFrontend>> bad =
+      HttpFrontend::Start(config_, service_->suggester(), options);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("nope.pem"), std::string::npos)
       << bad.status();
   options.tls_private_key = "";
-  bad = HttpFrontend::Start(
-      config_, server_->InProcessChannel(grpc::ChannelArguments()), options);
+  bad = HttpFrontend::Start(config_, service_->suggester(), options);
   EXPECT_TRUE(absl::IsInvalidArgument(bad.status())) << bad.status();
   fs::remove_all(tls);
 }
@@ -529,6 +530,43 @@ TEST_F(HttpFrontendTest, StopCancelsTheSearchesInFlight) {
   EXPECT_EQ(status, 503) << answer;
   EXPECT_NE(answer["error"].get<std::string>().find("shutting down"),
             std::string::npos)
+      << answer;
+}
+
+// Each HTTP client counts on its own in the per-client search limit: while
+// a search of this client's address holds its only slot, its next
+// suggestion gets 429 at once.
+TEST_F(HttpFrontendTest, ABusyClientGets429) {
+  config_.mutable_server()->set_max_searches_per_client(1);
+  config_.mutable_server()->set_max_visits(100000000);
+  config_.mutable_server()->set_max_time_ms(600000);
+  StartHttp();
+  pb::SuggestRequest long_search =
+      testing::SuggestFor(testing::MovesPosition({"h8", "h9"}), 0);
+  long_search.set_time_ms(config_.server().max_time_ms());
+  Notification started;
+  std::atomic<bool> release{false};
+  SuggestStop held;
+  held.cancelled = [&] {
+    if (!started.HasBeenNotified()) started.Notify();
+    return release.load();
+  };
+  std::thread holder([&] {
+    // The key the frontend gives a request from this test's address.
+    (void)service_->suggester().Suggest(long_search, "http:127.0.0.1", held);
+  });
+  started.WaitForNotification();
+  Json answer;
+  EXPECT_EQ(Post("/api/suggest", R"({"moves": "h8", "visits": 4})", answer),
+            429);
+  EXPECT_EQ(answer["field"], "") << answer;
+  EXPECT_NE(answer["error"].get<std::string>().find("max_searches_per_client"),
+            std::string::npos)
+      << answer;
+  release = true;
+  holder.join();
+  EXPECT_EQ(Post("/api/suggest", R"({"moves": "h8", "visits": 4})", answer),
+            200)
       << answer;
 }
 
