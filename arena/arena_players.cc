@@ -38,12 +38,8 @@ class ModelGame : public GamePlayer {
   absl::StatusOr<PlayerMove> Play(const Game& game,
                                   const std::atomic<bool>* stop) override {
     // Catch up with the moves made since this side last searched (its own
-    // and the opponent's); Advance keeps the matching subtree.
-    const std::vector<Move>& moves = game.moves();
-    for (size_t i = search_.game().moves().size(); i < moves.size(); ++i) {
-      if (absl::Status s = search_.Advance(moves[i]); !s.ok()) return s;
-    }
-    RENJU_DCHECK(search_.game().hash() == game.hash());
+    // and the opponent's), keeping the matching subtree.
+    if (absl::Status s = search_.AdvanceTo(game); !s.ok()) return s;
     FlagStopper stopper(stop);
     RunOptions options;
     if (stop != nullptr) options.stopper = &stopper;

@@ -100,21 +100,7 @@ Search& SearchBrain::SearchFor(const Game& game, const SearchParams& params,
     return *search_;
   }
   search_->SetParams(params);
-  if (!reuse || !ContinuesGame(game, search_->game())) {
-    search_->Reset(game);
-    return *search_;
-  }
-  const std::vector<Move>& moves = game.moves();
-  for (size_t i = search_->game().moves().size(); i < moves.size(); ++i) {
-    if (!search_->Advance(moves[i]).ok()) break;
-  }
-  // The session may have played a move under another forbidden-move policy
-  // (a BOARD's stones); then the positions differ and the tree goes.
-  if (search_->game().hash() != game.hash() ||
-      search_->game().over() != game.over() ||
-      search_->game().ply() != game.ply()) {
-    search_->Reset(game);
-  }
+  if (!reuse || !search_->AdvanceTo(game).ok()) search_->Reset(game);
   return *search_;
 }
 

@@ -25,14 +25,7 @@ std::unique_ptr<Search> TreeCache::Take(const Game& game, const void* model,
     entries_.erase(best);
   }
   // Advancing frees the rest of the tree: done outside the lock.
-  const std::vector<Move>& moves = game.moves();
-  for (size_t i = search->game().moves().size(); i < moves.size(); ++i) {
-    if (!search->Advance(moves[i]).ok()) return nullptr;
-  }
-  if (search->game().hash() != game.hash() ||
-      search->game().over() != game.over()) {
-    return nullptr;
-  }
+  if (!search->AdvanceTo(game).ok()) return nullptr;
   return search;
 }
 

@@ -335,6 +335,27 @@ absl::Status Search::Advance(Move move) {
   return absl::OkStatus();
 }
 
+absl::Status Search::AdvanceTo(const Game& game) {
+  if (!ContinuesGame(game, game_)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the game (", game.ply(),
+                     " moves) does not continue the searched one (",
+                     game_.ply(), " moves)"));
+  }
+  const std::vector<Move>& moves = game.moves();
+  for (size_t i = game_.moves().size(); i < moves.size(); ++i) {
+    if (absl::Status s = Advance(moves[i]); !s.ok()) return s;
+  }
+  // The same moves reach another position when one was played under
+  // another forbidden-move policy (a Gomocup BOARD's stones).
+  if (game_.hash() != game.hash() || game_.over() != game.over() ||
+      game_.ply() != game.ply()) {
+    return absl::InvalidArgumentError(
+        "the same moves reach another position in the searched game");
+  }
+  return absl::OkStatus();
+}
+
 void Search::Reset(const Game& game) {
   game_ = game;
   root_ = std::make_unique<Node>();

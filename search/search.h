@@ -68,7 +68,7 @@ struct RunOptions {
 
 // True when `game` continues `earlier`: the same variant and size, and
 // earlier's moves are the first of game's (all of them, when equal). A
-// search at `earlier` reaches `game` by Advance with the rest.
+// search at `earlier` reaches `game` by AdvanceTo.
 bool ContinuesGame(const Game& game, const Game& earlier);
 
 class Search {
@@ -96,6 +96,13 @@ class Search {
   // (tree reuse); the rest of the tree is freed. Errors: the move cannot be
   // played (the game is over, the point is occupied or off the board).
   absl::Status Advance(Move move);
+  // Advances through the moves `game` holds beyond this search's game,
+  // keeping the subtree they lead to. InvalidArgument when `game` does not
+  // continue it (ContinuesGame), a move cannot be played, or the moves reach
+  // another position than `game`'s (one was played under another
+  // forbidden-move policy); the search may then have advanced part of the
+  // way, and callers Reset it.
+  absl::Status AdvanceTo(const Game& game);
   // Starts afresh from `game`, dropping the tree.
   void Reset(const Game& game);
   // New settings for the next runs (a move's budget, the thread count),

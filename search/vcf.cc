@@ -5,15 +5,9 @@
 
 namespace renju {
 
-VcfSolver::VcfSolver() : table_(size_t{1} << kTableBits) {}
-
 VcfResult VcfSolver::Solve(Board& board, Color attacker,
                            const VcfLimits& limits) {
-  // A new generation invalidates the whole table without clearing it.
-  if (++generation_ == 0) {
-    table_.assign(table_.size(), Entry{});
-    generation_ = 1;
-  }
+  failures_.NewSolve();
   board_ = &board;
   attacker_ = attacker;
   max_nodes_ = limits.max_nodes;
@@ -101,15 +95,12 @@ VcfOutcome VcfSolver::TryFour(Point move, int depth_left) {
 }
 
 bool VcfSolver::KnownFailure(int depth_left) const {
-  const uint64_t hash = board_->hash();
-  const Entry& e = table_[hash & (table_.size() - 1)];
-  return e.generation == generation_ && e.hash == hash &&
-         e.depth_left >= depth_left;
+  const int32_t* failed_at = failures_.Find(board_->hash());
+  return failed_at != nullptr && *failed_at >= depth_left;
 }
 
 void VcfSolver::RecordFailure(int depth_left) {
-  const uint64_t hash = board_->hash();
-  table_[hash & (table_.size() - 1)] = Entry{hash, generation_, depth_left};
+  failures_.Store(board_->hash(), depth_left);
 }
 
 }  // namespace renju

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "rules/board.h"
+#include "search/solver_table.h"
 
 namespace renju {
 
@@ -48,18 +49,13 @@ struct VcfResult {
 
 class VcfSolver {
  public:
-  VcfSolver();
+  VcfSolver() = default;
 
   // Solves for `attacker` to move on `board` (whoever's turn the game says
   // it is). The board is probed and restored.
   VcfResult Solve(Board& board, Color attacker, const VcfLimits& limits);
 
  private:
-  struct Entry {
-    uint64_t hash = 0;
-    uint32_t generation = 0;
-    int32_t depth_left = 0;
-  };
   static constexpr int kTableBits = 14;
 
   VcfOutcome Attack(int depth_left);
@@ -67,8 +63,9 @@ class VcfSolver {
   bool KnownFailure(int depth_left) const;
   void RecordFailure(int depth_left);
 
-  std::vector<Entry> table_;
-  uint32_t generation_ = 0;
+  // Positions (by board hash) where the attack failed, with the depth it
+  // failed at: it fails at every smaller depth too.
+  SolverTable<int32_t> failures_{kTableBits};
 
   // Per solve.
   Board* board_ = nullptr;

@@ -131,12 +131,7 @@ Point MainDefence(const Board& board, Color attacker,
 
 VctResult VctSolver::Solve(Board& board, Color attacker,
                            const VctLimits& limits) {
-  if (table_.empty()) table_.resize(size_t{1} << kTableBits);
-  // A new generation invalidates the whole table without clearing it.
-  if (++generation_ == 0) {
-    table_.assign(table_.size(), Entry{});
-    generation_ = 1;
-  }
+  table_.NewSolve();
   board_ = &board;
   attacker_ = attacker;
   max_nodes_ = limits.max_nodes;
@@ -323,17 +318,13 @@ uint64_t VctSolver::Key(bool attacker_to_move) const {
 }
 
 const VctSolver::Entry* VctSolver::Probe(bool attacker_to_move) const {
-  const uint64_t key = Key(attacker_to_move);
-  const Entry& e = table_[key & (table_.size() - 1)];
-  if (e.generation != generation_ || e.key != key) return nullptr;
-  return &e;
+  return table_.Find(Key(attacker_to_move));
 }
 
 void VctSolver::Store(bool attacker_to_move, Bound bound, int depth_left,
                       Point move) {
-  const uint64_t key = Key(attacker_to_move);
-  table_[key & (table_.size() - 1)] =
-      Entry{key, generation_, bound, static_cast<int16_t>(depth_left), move};
+  table_.Store(Key(attacker_to_move),
+               Entry{bound, static_cast<int16_t>(depth_left), move});
 }
 
 // Replays the proof from the root: the attacker's moves from the table,

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "rules/board.h"
+#include "search/solver_table.h"
 
 namespace renju {
 
@@ -83,8 +84,6 @@ class VctSolver {
  private:
   enum class Bound : uint8_t { kNone, kWin, kFail };
   struct Entry {
-    uint64_t key = 0;
-    uint32_t generation = 0;
     Bound bound = Bound::kNone;
     // kWin: wins within this depth (and above); kFail: fails at this depth
     // and below.
@@ -108,8 +107,7 @@ class VctSolver {
   // The winning line from the root, after a proven win.
   std::vector<Point> PrincipalLine();
 
-  std::vector<Entry> table_;
-  uint32_t generation_ = 0;
+  SolverTable<Entry> table_{kTableBits};
 
   // Per solve.
   Board* board_ = nullptr;

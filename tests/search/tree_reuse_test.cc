@@ -170,6 +170,40 @@ TEST(TreeReuseTest, ContinuesGameNeedsTheEarlierMovesFirst) {
       MakeGame("h8", "i9", Color::kBlack, Variant::kFreestyle), earlier));
 }
 
+TEST(TreeReuseTest, AdvanceToKeepsTheSubtreeTwoMovesOn) {
+  RandomEvaluator evaluator(7);
+  Search search(Params(400), evaluator, MakeGame("h8", ""));
+  Random rng(1);
+  absl::StatusOr<SearchResult> first = search.Run(rng);
+  ASSERT_TRUE(first.ok()) << first.status();
+  // The expected line: white's best reply, then black's best answer to it.
+  const Move reply = first->best_move;
+  const Move answer = ExpectedReply(search, reply);
+  ASSERT_FALSE(answer.is_pass());
+  const Node* grandchild = nullptr;
+  for (const Edge& e : search.root().edges) {
+    if (e.move != reply || !e.child) continue;
+    for (const Edge& r : e.child->edges) {
+      if (r.move == answer) grandchild = r.child.get();
+    }
+  }
+  ASSERT_NE(grandchild, nullptr);
+  Game later = search.game();
+  ASSERT_TRUE(later.Play(reply).ok());
+  ASSERT_TRUE(later.Play(answer).ok());
+
+  ASSERT_TRUE(search.AdvanceTo(later).ok());
+  EXPECT_EQ(&search.root(), grandchild) << "the same node becomes the root";
+  EXPECT_EQ(search.game().hash(), later.hash());
+  // Already there: nothing to do.
+  EXPECT_TRUE(search.AdvanceTo(later).ok());
+  EXPECT_EQ(&search.root(), grandchild);
+  // Not a continuation: refused, and the search is where it was.
+  const absl::Status refused = search.AdvanceTo(MakeGame("h8", "i9"));
+  EXPECT_TRUE(absl::IsInvalidArgument(refused)) << refused;
+  EXPECT_EQ(search.game().hash(), later.hash());
+}
+
 // --- TimeBudgetStopper -------------------------------------------------------
 
 SearchProgress Progress(int64_t visits, int64_t reused, int64_t best,
