@@ -18,6 +18,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "base/file_util.h"
+#include "base/run_folder.h"
 #include "base/subprocess.h"
 
 namespace renju {
@@ -200,21 +201,23 @@ PlotJob PreparePlots(const fs::path& out, const RatingTable& ratings,
   PlotJob job;
   std::string script = ScriptHeader(options);
   job.files.push_back({data / "elo.dat", EloData(ratings)});
-  script += EloScript(data / "elo.dat", out / "elo.png.tmp", false,
-                      GenerationTics(ratings), ratings);
-  job.pngs.push_back("elo.png");
+  script += EloScript(data / "elo.dat", out / absl::StrCat(kEloPlot, ".tmp"),
+                      false, GenerationTics(ratings), ratings);
+  job.pngs.push_back(kEloPlot);
   const std::string time_data = EloTimeData(ratings);
   if (!time_data.empty()) {
     job.files.push_back({data / "elo_time.dat", time_data});
-    script += EloScript(data / "elo_time.dat", out / "elo_time.png.tmp", true,
+    script += EloScript(data / "elo_time.dat",
+                        out / absl::StrCat(kEloTimePlot, ".tmp"), true,
                         "set xtics autofreq\n", ratings);
-    job.pngs.push_back("elo_time.png");
+    job.pngs.push_back(kEloTimePlot);
   }
   if (!losses.empty()) {
     job.files.push_back({data / "loss.dat", LossData(losses)});
-    script += LossScript(data / "loss.dat", out / "loss.png.tmp",
-                         HasAuxLosses(losses));
-    job.pngs.push_back("loss.png");
+    script +=
+        LossScript(data / "loss.dat", out / absl::StrCat(kLossPlot, ".tmp"),
+                   HasAuxLosses(losses));
+    job.pngs.push_back(kLossPlot);
   }
   script += "set output\n";
   job.files.push_back({data / "plots.gp", script});

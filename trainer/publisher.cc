@@ -12,6 +12,7 @@
 #include "arena/anchors.h"
 #include "arena/gating.h"
 #include "base/logging.h"
+#include "base/run_folder.h"
 #include "rpc/sha256.h"
 #include "trainer/plots.h"
 #include "trainer/ratings.h"
@@ -50,10 +51,10 @@ absl::Status Publisher::Publish(int64_t generation, const std::string& path,
                     << (*best)->generation << " (" << config_.arena().games()
                     << " games)";
     CheckpointMatchOptions options;
-    options.out_dir =
-        (fs::path(run_dir_) / "matches" /
-         absl::StrCat("gen", generation, "-vs-gen", (*best)->generation))
-            .string();
+    options.out_dir = RunFolder{run_dir_}
+                          .match(absl::StrCat("gen", generation, "-vs-gen",
+                                              (*best)->generation))
+                          .string();
     options.seed = config_.seed() + static_cast<uint64_t>(generation);
     options.stop = stop_;
     absl::StatusOr<ArenaSummary> summary =
@@ -147,9 +148,10 @@ absl::Status Publisher::PlayAnchorMatch(const ModelEntry& model, int index,
                   << name << " (" << config_.arena().anchor_games()
                   << " games)";
   CheckpointMatchOptions options;
-  options.out_dir = (fs::path(run_dir_) / "matches" /
-                     absl::StrCat("gen", model.generation, "-vs-", name))
-                        .string();
+  options.out_dir =
+      RunFolder{run_dir_}
+          .match(absl::StrCat("gen", model.generation, "-vs-", name))
+          .string();
   options.seed = seed;
   options.stop = stop_;
   absl::StatusOr<ArenaSummary> summary =
@@ -174,8 +176,8 @@ void Publisher::RefreshRatings() {
     return;
   }
   RENJU_LOG(INFO) << "ratings:\n" << RatingsText(*table);
-  absl::StatusOr<std::vector<std::string>> plots = WritePlots(
-      run_dir_, *table, (fs::path(run_dir_) / "training.csv").string());
+  absl::StatusOr<std::vector<std::string>> plots =
+      WritePlots(run_dir_, *table, RunFolder{run_dir_}.training_csv().string());
   if (!plots.ok()) RENJU_LOG(WARNING) << "plots not drawn: " << plots.status();
 }
 

@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "base/file_util.h"
+#include "base/run_folder.h"
 #include "nlohmann/json.hpp"
 
 namespace renju {
@@ -192,14 +193,14 @@ absl::StatusOr<RatingTable> UpdateRatings(GameStore& store, MatchStore& matches,
     return absl::PermissionDeniedError(
         absl::StrCat("ratings: cannot create ", dir, ": ", error.message()));
   }
-  const std::filesystem::path base(dir);
-  if (absl::Status s = WriteFileAtomically((base / "ratings.csv").string(),
-                                           RatingsCsv(*table));
+  const RunFolder run{dir};
+  if (absl::Status s =
+          WriteFileAtomically(run.ratings_csv().string(), RatingsCsv(*table));
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = WriteFileAtomically((base / "ratings.json").string(),
-                                           RatingsJson(*table));
+  if (absl::Status s =
+          WriteFileAtomically(run.ratings_json().string(), RatingsJson(*table));
       !s.ok()) {
     return s;
   }

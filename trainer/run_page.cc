@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "base/file_util.h"
+#include "base/run_folder.h"
 #include "http/http_server.h"
 #include "proto/game.pb.h"
 #include "rpc/game_record.h"
@@ -277,9 +278,10 @@ OrderedJson RunJson(const std::string& run_dir, const RunLiveStatus* live) {
       out["live"]["games_per_minute"] = *live->games_per_minute;
     }
   }
-  AddRatings(root / "ratings.json", out, problems);
-  AddLosses(root / "training.csv", out, problems);
-  AddMatches(root / "matches", out);
+  const RunFolder run{root};
+  AddRatings(run.ratings_json(), out, problems);
+  AddLosses(run.training_csv(), out, problems);
+  AddMatches(run.matches(), out);
   out["problems"] = problems;
   return out;
 }
@@ -294,7 +296,7 @@ absl::StatusOr<OrderedJson> MatchJson(const std::string& run_dir,
         "\" is not a match name (gen<N>-vs-<opponent>: letters, digits, "
         "'-', '_', '.')"));
   }
-  const fs::path dir = fs::path(run_dir) / "matches" / name;
+  const fs::path dir = RunFolder{run_dir}.match(name);
   std::error_code error;
   if (!fs::is_directory(dir, error)) {
     return absl::NotFoundError(

@@ -16,6 +16,7 @@
 #include "arena/gating.h"
 #include "base/file_util.h"
 #include "base/logging.h"
+#include "base/run_folder.h"
 #include "config/config.h"
 #include "http/http_server.h"
 #include "rules/types.h"
@@ -105,7 +106,7 @@ struct Stores {
 absl::StatusOr<Stores> OpenStores(const std::string& run_dir) {
   std::error_code error;
   fs::create_directories(run_dir, error);
-  const std::string db_path = (fs::path(run_dir) / "run.sqlite").string();
+  const std::string db_path = RunFolder{run_dir}.database().string();
   absl::StatusOr<std::unique_ptr<GameStore>> store = GameStore::Open(db_path);
   if (!store.ok()) return store.status();
   absl::StatusOr<std::unique_ptr<MatchStore>> matches =

@@ -14,6 +14,7 @@
 #include "absl/strings/str_format.h"
 #include "base/logging.h"
 #include "base/random.h"
+#include "base/run_folder.h"
 #include "config/config.h"
 #include "nn/model.h"
 #include "trainer/distributed.h"
@@ -98,12 +99,12 @@ absl::StatusOr<std::unique_ptr<TrainingLoop>> TrainingLoop::Create(
   }
   if (options.torch_threads > 0) SetIntraOpThreads(options.torch_threads);
   std::error_code error;
-  for (const char* sub : {"trainer", "models"}) {
-    std::filesystem::create_directories(
-        std::filesystem::path(options.run_dir) / sub, error);
+  const RunFolder run{options.run_dir};
+  for (const RunFolder::Path& sub : {run.trainer_state_dir(), run.models()}) {
+    std::filesystem::create_directories(sub, error);
     if (error) {
-      return absl::UnavailableError(absl::StrCat(
-          "creating ", options.run_dir, "/", sub, ": ", error.message()));
+      return absl::UnavailableError(
+          absl::StrCat("creating ", sub.string(), ": ", error.message()));
     }
   }
   std::unique_ptr<TrainingLoop> loop(
@@ -119,15 +120,11 @@ absl::StatusOr<std::unique_ptr<TrainingLoop>> TrainingLoop::Create(
 }
 
 std::string TrainingLoop::state_path() const {
-  return (std::filesystem::path(options_.run_dir) / "trainer" /
-          "training_state.ckpt")
-      .string();
+  return RunFolder{options_.run_dir}.training_state().string();
 }
 
 std::string TrainingLoop::model_path(int64_t generation) const {
-  return (std::filesystem::path(options_.run_dir) / "models" /
-          absl::StrCat("gen", generation, ".model"))
-      .string();
+  return RunFolder{options_.run_dir}.model(generation).string();
 }
 
 bool TrainingLoop::is_rank0() const {

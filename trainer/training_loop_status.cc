@@ -1,5 +1,6 @@
 // The training loop's progress: the log lines, <run>/training.csv, and the
 // status it shares with the trainer's service (training_loop.h).
+#include "base/run_folder.h"
 #include "trainer/training_loop.h"
 
 #include <filesystem>
@@ -39,8 +40,7 @@ void TrainingLoop::LogProgress() {
 // One row per logged step in <run>/training.csv (trainer/plots.h reads it
 // for the loss plot). A failed write costs the plot a row, not the run.
 void TrainingLoop::AppendLossRow(const StepStats& s) {
-  const std::string path =
-      (std::filesystem::path(options_.run_dir) / "training.csv").string();
+  const std::string path = RunFolder{options_.run_dir}.training_csv().string();
   // A log begun before the auxiliary columns keeps its columns.
   std::string header;
   {
