@@ -61,6 +61,33 @@ absl::StatusOr<std::string> WaitForAddress(Subprocess& child,
       child.name(), " did not start listening; see ", log.string()));
 }
 
+// Reads the CPU seconds of the run's earlier sessions from `file`
+// (cpu_seconds.txt) into `seconds`, which stays as it is without the file.
+absl::Status ReadEarlierCpuSeconds(const fs::path& file, double* seconds) {
+  if (absl::StatusOr<std::string> text = ReadFile(file.string());
+      text.ok() &&
+      !absl::SimpleAtod(absl::StripAsciiWhitespace(*text), seconds)) {
+    return absl::DataLossError(
+        absl::StrCat(file.string(), ": not a number of seconds: '",
+                     absl::StripAsciiWhitespace(*text), "'"));
+  }
+  return absl::OkStatus();
+}
+
+// The newest generation noted in `file` (generations_cpu.csv), or `noted`
+// when that is newer or there is no such file.
+int64_t LastNotedGeneration(const fs::path& file, int64_t noted) {
+  absl::StatusOr<std::string> text = ReadFile(file.string());
+  if (!text.ok()) return noted;
+  for (absl::string_view line : absl::StrSplit(*text, '\n')) {
+    int64_t generation = 0;
+    if (absl::SimpleAtoi(line.substr(0, line.find(',')), &generation)) {
+      noted = std::max(noted, generation);
+    }
+  }
+  return noted;
+}
+
 }  // namespace
 
 std::string DefaultRunDir(const pb::RunConfig& config) {
@@ -322,32 +349,7 @@ void Launcher::StopAll() {
   if (trainer_.has_value()) trainer_->Stop(30000);
 }
 
-absl::Status Launcher::Run() {
-  std::printf("run folder: %s\n", paths_.root.string().c_str());
-  std::fflush(stdout);
-  if (absl::StatusOr<std::string> text =
-          ReadFile(paths_.cpu_seconds().string());
-      text.ok() && !absl::SimpleAtod(absl::StripAsciiWhitespace(*text),
-                                     &cpu_seconds_before_)) {
-    return absl::DataLossError(absl::StrCat(
-        paths_.cpu_seconds().string(), ": not a number of seconds: '",
-        absl::StripAsciiWhitespace(*text), "'"));
-  }
-  if (absl::StatusOr<std::string> noted =
-          ReadFile(paths_.generations_cpu().string());
-      noted.ok()) {
-    // A resumed run notes only generations newer than its last row.
-    for (absl::string_view line : absl::StrSplit(*noted, '\n')) {
-      int64_t generation = 0;
-      if (absl::SimpleAtoi(line.substr(0, line.find(',')), &generation)) {
-        noted_generation_ = std::max(noted_generation_, generation);
-      }
-    }
-  }
-  if (cpu_budget_seconds_ > 0) {
-    std::printf("cpu budget: %.1f of %.1f minutes used\n",
-                cpu_seconds_before_ / 60, cpu_budget_seconds_ / 60);
-  }
+absl::Status Launcher::StartChildren() {
   if (absl::Status s = StartTrainer(); !s.ok()) return s;
   workers_.resize(config_.launcher().workers());
   for (int i = 0; i < config_.launcher().workers(); ++i) {
@@ -356,8 +358,11 @@ absl::Status Launcher::Run() {
   if (config_.launcher().inference_server()) {
     if (absl::Status s = StartServer(); !s.ok()) return s;
   }
-  ProgressLine progress(stdout, 15000);
-  pb::TrainerStatus status;
+  return absl::OkStatus();
+}
+
+absl::Status Launcher::FollowTrainer(ProgressLine& progress,
+                                     pb::TrainerStatus* status) {
   int64_t shown_generation = 0;
   while (!stop_) {
     if (absl::Status s = KeepChildrenAlive(); !s.ok()) {
@@ -366,15 +371,15 @@ absl::Status Launcher::Run() {
     }
     absl::StatusOr<pb::TrainerStatus> now = client_->GetStatus();
     if (now.ok()) {
-      status = *now;
+      *status = *now;
       const double cpu_seconds = RunCpuSeconds();
       SaveCpuSeconds(cpu_seconds);
-      NoteGenerationCpu(status.latest_generation(), cpu_seconds,
+      NoteGenerationCpu(status->latest_generation(), cpu_seconds,
                         progress.elapsed_seconds());
       // A generation counts once its match decided it (not "candidate").
       const int64_t decided = DecidedGeneration();
       if (decided > shown_generation) {
-        progress.Finish(ProgressText(status, progress.elapsed_seconds()));
+        progress.Finish(ProgressText(*status, progress.elapsed_seconds()));
         PrintRatings();
         shown_generation = decided;
       }
@@ -383,17 +388,22 @@ absl::Status Launcher::Run() {
         break;
       }
       if (cpu_budget_seconds_ > 0 && cpu_seconds >= cpu_budget_seconds_) {
-        final_generation_ = status.latest_generation();
-        progress.Finish(ProgressText(status, progress.elapsed_seconds()));
+        final_generation_ = status->latest_generation();
+        progress.Finish(ProgressText(*status, progress.elapsed_seconds()));
         std::printf("cpu budget of %.1f minutes spent at generation %lld\n",
                     cpu_budget_seconds_ / 60,
                     static_cast<long long>(final_generation_));
         break;
       }
-      progress.Update(ProgressText(status, progress.elapsed_seconds()));
+      progress.Update(ProgressText(*status, progress.elapsed_seconds()));
     }
     std::this_thread::sleep_for(std::chrono::seconds(1));
   }
+  return absl::OkStatus();
+}
+
+absl::Status Launcher::EndRun(ProgressLine& progress,
+                              const pb::TrainerStatus& status) {
   progress.Finish(ProgressText(status, progress.elapsed_seconds()));
   for (auto& w : workers_) w->Stop();
   if (server_.has_value()) server_->Stop();
@@ -419,6 +429,28 @@ absl::Status Launcher::Run() {
       FormatDuration(progress.elapsed_seconds()).c_str(), cpu_seconds / 60,
       paths_.root.string().c_str());
   return absl::OkStatus();
+}
+
+absl::Status Launcher::Run() {
+  std::printf("run folder: %s\n", paths_.root.string().c_str());
+  std::fflush(stdout);
+  if (absl::Status s =
+          ReadEarlierCpuSeconds(paths_.cpu_seconds(), &cpu_seconds_before_);
+      !s.ok()) {
+    return s;
+  }
+  // A resumed run notes only generations newer than its last row.
+  noted_generation_ =
+      LastNotedGeneration(paths_.generations_cpu(), noted_generation_);
+  if (cpu_budget_seconds_ > 0) {
+    std::printf("cpu budget: %.1f of %.1f minutes used\n",
+                cpu_seconds_before_ / 60, cpu_budget_seconds_ / 60);
+  }
+  if (absl::Status s = StartChildren(); !s.ok()) return s;
+  ProgressLine progress(stdout, 15000);
+  pb::TrainerStatus status;
+  if (absl::Status s = FollowTrainer(progress, &status); !s.ok()) return s;
+  return EndRun(progress, status);
 }
 
 }  // namespace renju

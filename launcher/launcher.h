@@ -42,6 +42,8 @@
 
 namespace renju {
 
+class ProgressLine;  // launcher/progress.h
+
 // The files of a run folder.
 struct RunPaths {
   using Path = std::filesystem::path;
@@ -92,6 +94,8 @@ class Launcher {
   absl::Status StartTrainer();
   absl::Status StartWorker(int i);
   absl::Status StartServer();
+  // The trainer, the workers and (when configured) the server.
+  absl::Status StartChildren();
   // Restarts children that died (a crashed worker must not stall the run).
   absl::Status KeepChildrenAlive();
   std::string ProgressText(const pb::TrainerStatus& status, double seconds);
@@ -101,6 +105,14 @@ class Launcher {
   // The newest generation whose rating/gating match is over (0 if none).
   int64_t DecidedGeneration();
   void StopAll();
+  // The main loop: keeps the children alive and shows the trainer's status
+  // in `progress` (the latest in `status`) until the last generation is
+  // decided, the CPU budget is spent or `stop` is set. An error stops all
+  // the children.
+  absl::Status FollowTrainer(ProgressLine& progress, pb::TrainerStatus* status);
+  // After FollowTrainer: stops the children, plays the final match (unless
+  // stopped) and prints the summary; CANCELLED when stopped.
+  absl::Status EndRun(ProgressLine& progress, const pb::TrainerStatus& status);
   // CPU seconds of this run so far: earlier sessions (cpu_seconds.txt),
   // children that exited, and the running children.
   double RunCpuSeconds() const;
