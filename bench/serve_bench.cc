@@ -22,10 +22,10 @@
 #include "absl/strings/str_split.h"
 #include "base/random.h"
 #include "bench/load_test.h"
+#include "cli/args.h"
 #include "config/config.h"
 #include "inference/inference_service.h"
 #include "rpc/game_record.h"
-#include "tools/args.h"
 
 namespace renju {
 namespace {

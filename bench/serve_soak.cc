@@ -46,6 +46,7 @@
 #include "base/subprocess.h"
 #include "bench/load_test.h"
 #include "bench/soak_models.h"
+#include "cli/command_util.h"
 #include "config/config.h"
 #include "nn/checkpoint.h"
 #include "nn/model.h"
@@ -56,7 +57,6 @@
 #include "rpc/sha256.h"
 #include "rules/game.h"
 #include "tests/common/fake_trainer.h"
-#include "tools/command_util.h"
 
 namespace renju {
 namespace {

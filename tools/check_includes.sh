@@ -24,7 +24,7 @@ cd "$root"
 
 # Every room, lowest first (the table's rows below), then the folders that
 # may include anything, then those that hold no C++ of their own.
-rooms="base rules search nn config rpc gomocup http records selfplay arena inference trainer launcher"
+rooms="base rules search nn config rpc gomocup http records selfplay arena inference trainer launcher cli"
 anything="tools bench"
 # tests/ folders that are no room's mirror.
 test_extras="tools e2e fuzz common"
@@ -87,7 +87,8 @@ BEGIN {
   allow["inference"] = "base rules search nn config rpc proto http records"
   allow["trainer"] = "base rules search nn config rpc proto gomocup arena http"
   allow["launcher"] = "base rules config rpc proto"
-  split("base rules search nn config rpc gomocup http records selfplay arena inference trainer launcher tools proto tests bench", r, " ")
+  allow["cli"] = "base"
+  split("base rules search nn config rpc gomocup http records selfplay arena inference trainer launcher cli tools proto tests bench", r, " ")
   for (i in r) known[r[i]] = 1
   bad = 0
 }

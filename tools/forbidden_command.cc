@@ -6,9 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/command_util.h"
 #include "records/json_position.h"
 #include "rules/forbidden.h"
-#include "tools/command_util.h"
+#include "tools/commands.h"
 
 namespace renju::commands {
 namespace {

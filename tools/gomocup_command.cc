@@ -12,12 +12,13 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cli/command_util.h"
+#include "cli/default_model.h"
 #include "config/config.h"
 #include "config/evaluator_config.h"
 #include "gomocup/gomocup_protocol.h"
 #include "gomocup/search_brain.h"
-#include "tools/command_util.h"
-#include "tools/default_model.h"
+#include "tools/commands.h"
 
 namespace renju::commands {
 namespace {

@@ -34,9 +34,10 @@
 #include <iostream>
 #include <optional>
 
+#include "cli/command_util.h"
 #include "records/replay.h"
 #include "rules/types.h"
-#include "tools/command_util.h"
+#include "tools/commands.h"
 
 namespace renju::commands {
 

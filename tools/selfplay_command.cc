@@ -12,6 +12,8 @@
 #include "absl/strings/str_format.h"
 #include "base/file_util.h"
 #include "base/logging.h"
+#include "cli/command_util.h"
+#include "cli/token_flags.h"
 #include "config/config.h"
 #include "config/evaluator_config.h"
 #include "inference/remote_evaluator.h"
@@ -20,8 +22,7 @@
 #include "selfplay/selfplay_runner.h"
 #include "selfplay/selfplay_stats.h"
 #include "selfplay/worker.h"
-#include "tools/command_util.h"
-#include "tools/token_flags.h"
+#include "tools/commands.h"
 
 namespace renju::commands {
 namespace {

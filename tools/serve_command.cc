@@ -15,12 +15,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cli/command_util.h"
+#include "cli/default_model.h"
+#include "cli/token_flags.h"
 #include "config/config.h"
 #include "config/evaluator_config.h"
 #include "inference/inference_server.h"
-#include "tools/command_util.h"
-#include "tools/default_model.h"
-#include "tools/token_flags.h"
+#include "tools/commands.h"
 #include "trainer/run_page.h"
 
 namespace renju::commands {
@@ -49,16 +50,7 @@ InferenceServerOptions ServerOptionsOf(const Args& args,
   return options;
 }
 
-}  // namespace
-
-int Serve(const Argv& argv) {
-  Args args("serve",
-            "Serves a model over gRPC (proto/inference.proto): Suggest "
-            "(search), Evaluate (raw network) and ListModels, plus the "
-            "standard health service. Give --model PATH, or --trainer "
-            "HOST:PORT to serve the trainer's best model and switch to each "
-            "new one; with neither, the shipped default model. Prints "
-            "\"listening on HOST:PORT\" once ready.");
+void AddServeFlags(Args& args) {
   args.AddString("config", "",
                  "run config (text proto); its `server` part applies "
                  "(default: the schema's defaults with the model's own "
@@ -90,53 +82,88 @@ int Serve(const Argv& argv) {
                  "with --http, also serve this training run folder's page "
                  "at /run.html (its ratings, losses and match games)");
   args.AddInt("seed", 1, 0, INT64_MAX, "seed of the searches' randomness");
-  if (int code = ParseOrExit(args, argv); code >= 0) return code;
-  if (!args.GetString("run-dir").empty()) {
-    if (args.GetString("http").empty()) {
-      return Fail(absl::InvalidArgumentError(
-          "serve: --run-dir needs --http (the run's page is a web page)"));
-    }
-    if (!std::filesystem::is_directory(args.GetString("run-dir"))) {
-      return Fail(absl::NotFoundError(absl::StrCat(
-          "serve: --run-dir ", args.GetString("run-dir"), " is not a folder")));
-    }
+}
+
+// --run-dir needs --http and an existing folder.
+absl::Status CheckRunDir(const Args& args) {
+  if (args.GetString("run-dir").empty()) return absl::OkStatus();
+  if (args.GetString("http").empty()) {
+    return absl::InvalidArgumentError(
+        "serve: --run-dir needs --http (the run's page is a web page)");
   }
+  if (!std::filesystem::is_directory(args.GetString("run-dir"))) {
+    return absl::NotFoundError(absl::StrCat(
+        "serve: --run-dir ", args.GetString("run-dir"), " is not a folder"));
+  }
+  return absl::OkStatus();
+}
+
+// The server's options from the flags, the tokens read; without --model
+// and --trainer, the shipped default model.
+absl::StatusOr<InferenceServerOptions> ServerOptionsFromFlags(
+    const Args& args) {
   absl::StatusOr<std::string> trainer_token =
       GetTokenFlag(args, "trainer-token", TokenEnv::kNone);
-  if (!trainer_token.ok()) return Fail(trainer_token.status());
+  if (!trainer_token.ok()) return trainer_token.status();
   absl::StatusOr<std::string> token =
       GetTokenFlag(args, "token", TokenEnv::kRenjuToken);
-  if (!token.ok()) return Fail(token.status());
+  if (!token.ok()) return token.status();
   InferenceServerOptions options =
       ServerOptionsOf(args, *trainer_token, *token);
   if (!options.model.empty() && !options.trainer.address.empty()) {
-    return Fail(absl::InvalidArgumentError(
-        "serve: give one of --model PATH and --trainer HOST:PORT, not both"));
+    return absl::InvalidArgumentError(
+        "serve: give one of --model PATH and --trainer HOST:PORT, not both");
   }
   if (options.model.empty() && options.trainer.address.empty()) {
     options.model = FindDefaultModel(BinaryFolder());
     if (options.model.empty()) {
-      return Fail(absl::NotFoundError(absl::StrCat(
+      return absl::NotFoundError(absl::StrCat(
           "serve: no --model, no --trainer, and no default model (looked "
           "for ",
-          absl::StrJoin(DefaultModelCandidates(BinaryFolder()), ", "), ")")));
+          absl::StrJoin(DefaultModelCandidates(BinaryFolder()), ", "), ")"));
     }
     std::fprintf(stderr, "serve: serving the default model %s\n",
                  options.model.c_str());
   }
-  const std::string config_path = args.GetString("config");
+  return options;
+}
+
+// The --config file's run config, or the built-in defaults with the shape
+// of the served checkpoint `model` (when one is given).
+absl::StatusOr<pb::RunConfig> ServeConfig(const std::string& config_path,
+                                          const std::string& model) {
   absl::StatusOr<pb::RunConfig> config =
       config_path.empty() ? ParseRunConfig("", "built-in defaults")
                           : LoadRunConfig(config_path);
-  if (!config.ok()) return Fail(config.status());
+  if (!config.ok()) return config.status();
   // No config names the network's shape: the checkpoint's own applies.
-  if (config_path.empty() && !options.model.empty()) {
-    if (absl::Status s = AdoptCheckpointNetwork(options.model, &*config);
-        !s.ok()) {
-      return Fail(s);
+  if (config_path.empty() && !model.empty()) {
+    if (absl::Status s = AdoptCheckpointNetwork(model, &*config); !s.ok()) {
+      return s;
     }
   }
-  absl::Status status = RunInferenceServer(*config, options);
+  return config;
+}
+
+}  // namespace
+
+int Serve(const Argv& argv) {
+  Args args("serve",
+            "Serves a model over gRPC (proto/inference.proto): Suggest "
+            "(search), Evaluate (raw network) and ListModels, plus the "
+            "standard health service. Give --model PATH, or --trainer "
+            "HOST:PORT to serve the trainer's best model and switch to each "
+            "new one; with neither, the shipped default model. Prints "
+            "\"listening on HOST:PORT\" once ready.");
+  AddServeFlags(args);
+  if (int code = ParseOrExit(args, argv); code >= 0) return code;
+  if (absl::Status s = CheckRunDir(args); !s.ok()) return Fail(s);
+  absl::StatusOr<InferenceServerOptions> options = ServerOptionsFromFlags(args);
+  if (!options.ok()) return Fail(options.status());
+  absl::StatusOr<pb::RunConfig> config =
+      ServeConfig(args.GetString("config"), options->model);
+  if (!config.ok()) return Fail(config.status());
+  absl::Status status = RunInferenceServer(*config, *options);
   if (absl::IsCancelled(status)) return 130;
   if (!status.ok()) return Fail(status);
   return 0;

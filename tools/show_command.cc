@@ -5,11 +5,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cli/command_util.h"
 #include "rules/canonical_openings.h"
 #include "rules/diagram.h"
 #include "rules/forbidden.h"
 #include "rules/game.h"
-#include "tools/command_util.h"
+#include "tools/commands.h"
 
 namespace renju::commands {
 namespace {

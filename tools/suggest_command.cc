@@ -12,12 +12,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "cli/command_util.h"
+#include "cli/token_flags.h"
 #include "proto/inference.grpc.pb.h"
 #include "rpc/game_record.h"
 #include "rpc/rpc.h"
 #include "rules/opening.h"
-#include "tools/command_util.h"
-#include "tools/token_flags.h"
+#include "tools/commands.h"
 
 namespace renju::commands {
 namespace {

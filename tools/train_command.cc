@@ -25,9 +25,10 @@
 #include "arena/anchors.h"
 #include "arena/gating.h"
 #include "base/file_util.h"
+#include "cli/command_util.h"
 #include "config/config.h"
 #include "launcher/launcher.h"
-#include "tools/command_util.h"
+#include "tools/commands.h"
 
 namespace renju::commands {
 

@@ -2,8 +2,9 @@
 // uploaded games, trains, publishes generations, rates and gates them, and
 // serves models to workers over gRPC; with --http, the run's page.
 #include "absl/strings/str_cat.h"
+#include "cli/command_util.h"
 #include "config/config.h"
-#include "tools/command_util.h"
+#include "tools/commands.h"
 #include "trainer/trainer_process.h"
 
 namespace renju::commands {

@@ -1,4 +1,4 @@
-#include "tools/args.h"
+#include "cli/args.h"
 
 #include "gtest/gtest.h"
 

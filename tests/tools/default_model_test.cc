@@ -2,7 +2,7 @@
 // `renju serve` find it when no --model is given (the build tree, an
 // install, a renju.model beside the binary), and that they play it rather
 // than an untrained network.
-#include "tools/default_model.h"
+#include "cli/default_model.h"
 
 #include <unistd.h>
 

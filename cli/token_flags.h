@@ -8,13 +8,13 @@
 //                 TokenEnv::kRenjuToken);
 //   ... ParseOrExit ...
 //   absl::StatusOr<std::string> token = GetTokenFlag(args, "token", ...);
-#ifndef RENJU_TOOLS_TOKEN_FLAGS_H_
-#define RENJU_TOOLS_TOKEN_FLAGS_H_
+#ifndef RENJU_CLI_TOKEN_FLAGS_H_
+#define RENJU_CLI_TOKEN_FLAGS_H_
 
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "tools/args.h"
+#include "cli/args.h"
 
 namespace renju::commands {
 
@@ -35,4 +35,4 @@ absl::StatusOr<std::string> GetTokenFlag(const Args& args,
 
 }  // namespace renju::commands
 
-#endif  // RENJU_TOOLS_TOKEN_FLAGS_H_
+#endif  // RENJU_CLI_TOKEN_FLAGS_H_

@@ -5,8 +5,8 @@
 // build copies to <build>/share/renju/ and `cmake --install` to
 // <prefix>/share/renju/, so it is found from a build tree, an install, and
 // an install whose binary was copied elsewhere.
-#ifndef RENJU_TOOLS_DEFAULT_MODEL_H_
-#define RENJU_TOOLS_DEFAULT_MODEL_H_
+#ifndef RENJU_CLI_DEFAULT_MODEL_H_
+#define RENJU_CLI_DEFAULT_MODEL_H_
 
 #include <string>
 #include <vector>
@@ -26,4 +26,4 @@ std::string FindDefaultModel(const std::string& binary_folder);
 
 }  // namespace renju::commands
 
-#endif  // RENJU_TOOLS_DEFAULT_MODEL_H_
+#endif  // RENJU_CLI_DEFAULT_MODEL_H_

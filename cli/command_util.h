@@ -1,21 +1,22 @@
-// Shared plumbing for subcommands: flag parsing with --help and error exits.
-#ifndef RENJU_TOOLS_COMMAND_UTIL_H_
-#define RENJU_TOOLS_COMMAND_UTIL_H_
+// Shared plumbing for the `renju` binary's commands: flag parsing with
+// --help, error exits, and stopping on SIGINT/SIGTERM.
+#ifndef RENJU_CLI_COMMAND_UTIL_H_
+#define RENJU_CLI_COMMAND_UTIL_H_
 
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
-#include "tools/args.h"
-#include "tools/commands.h"
+#include "cli/args.h"
 
 namespace renju::commands {
 
 // Parses `argv` into `args`. Returns -1 to go on, or the exit code to return
 // now (0 after --help, 2 after a bad flag).
-inline int ParseOrExit(Args& args, const Argv& argv) {
+inline int ParseOrExit(Args& args, const std::vector<std::string>& argv) {
   if (absl::Status s = args.Parse(argv); !s.ok()) {
     std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
     return 2;
@@ -50,4 +51,4 @@ inline void StopOnSignals() {
 
 }  // namespace renju::commands
 
-#endif  // RENJU_TOOLS_COMMAND_UTIL_H_
+#endif  // RENJU_CLI_COMMAND_UTIL_H_

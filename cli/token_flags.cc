@@ -1,4 +1,4 @@
-#include "tools/token_flags.h"
+#include "cli/token_flags.h"
 
 #include <cstdlib>
 

@@ -11,8 +11,8 @@
 //   args.AddBool("jsonl", "read JSON Lines from stdin");
 //   if (absl::Status s = args.Parse(argv_after_command); !s.ok()) ...
 //   std::string moves = args.GetString("moves");
-#ifndef RENJU_TOOLS_ARGS_H_
-#define RENJU_TOOLS_ARGS_H_
+#ifndef RENJU_CLI_ARGS_H_
+#define RENJU_CLI_ARGS_H_
 
 #include <map>
 #include <string>
@@ -80,4 +80,4 @@ class Args {
 
 }  // namespace renju
 
-#endif  // RENJU_TOOLS_ARGS_H_
+#endif  // RENJU_CLI_ARGS_H_

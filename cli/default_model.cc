@@ -1,4 +1,4 @@
-#include "tools/default_model.h"
+#include "cli/default_model.h"
 
 #include <unistd.h>
 
