@@ -18,6 +18,13 @@ absl::Status WithErrorField(absl::Status status, absl::string_view field);
 // The field `status` names; empty when it names none.
 std::string ErrorField(const absl::Status& status);
 
+// An InvalidArgument error saying `message` about `field`.
+absl::Status InvalidField(absl::string_view message, absl::string_view field);
+
+// `status` with `prefix` before its message; its code and field kept.
+absl::Status WithMessagePrefix(absl::string_view prefix,
+                               const absl::Status& status);
+
 }  // namespace renju
 
 #endif  // RENJU_BASE_ERROR_FIELD_H_

@@ -18,11 +18,12 @@
 namespace renju {
 namespace {
 
-grpc::Status Invalid(absl::string_view what) {
+grpc::Status InvalidRequest(absl::string_view what) {
   return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, std::string(what));
 }
 
-std::string Prefixed(absl::string_view prefix, const absl::Status& status) {
+std::string PrefixedMessage(absl::string_view prefix,
+                            const absl::Status& status) {
   return absl::StrCat(prefix, status.message());
 }
 
@@ -177,7 +178,7 @@ grpc::Status InferenceService::RunEvaluate(const pb::EvaluateRequest& request,
   const int n = request.positions_size();
   const int max = config_.server().max_evaluate_positions();
   if (n < 1 || n > max) {
-    return Invalid(
+    return InvalidRequest(
         absl::StrCat("the request has ", n, " positions; expected 1..", max));
   }
   std::vector<Game> games;
@@ -186,8 +187,8 @@ grpc::Status InferenceService::RunEvaluate(const pb::EvaluateRequest& request,
     absl::StatusOr<Game> game =
         ParseServedPosition(request.positions(i), model);
     if (!game.ok()) {
-      return Invalid(
-          Prefixed(absl::StrCat("positions[", i, "]: "), game.status()));
+      return InvalidRequest(
+          PrefixedMessage(absl::StrCat("positions[", i, "]: "), game.status()));
     }
     games.push_back(*std::move(game));
   }
@@ -200,7 +201,7 @@ grpc::Status InferenceService::RunEvaluate(const pb::EvaluateRequest& request,
     if (!statuses[i].ok()) {
       return grpc::Status(
           static_cast<grpc::StatusCode>(statuses[i].code()),
-          Prefixed(absl::StrCat("positions[", i, "]: "), statuses[i]));
+          PrefixedMessage(absl::StrCat("positions[", i, "]: "), statuses[i]));
     }
     pb::PositionEvaluation* out = response.add_evaluations();
     out->mutable_policy()->Assign(evaluations[i].policy.begin(),

@@ -34,32 +34,29 @@ constexpr absl::Duration kMinDeadlineMargin = absl::Milliseconds(10);
 constexpr absl::Duration kMaxDeadlineMargin = absl::Seconds(1);
 constexpr int kDefaultCandidates = 5;
 
-absl::Status Invalid(absl::string_view message, absl::string_view field) {
-  return WithErrorField(absl::InvalidArgumentError(message), field);
-}
-
 // The search settings for one Suggest: the server's, with the request's
 // budget. Both budgets zero keep the server's own.
 absl::StatusOr<SearchParams> SuggestParams(const pb::SuggestRequest& request,
                                            const pb::ServerConfig& server) {
   if (request.visits() < 0 || request.visits() > server.max_visits()) {
-    return Invalid(
+    return InvalidField(
         absl::StrCat("visits = ", request.visits(), " is outside 1..",
                      server.max_visits(), " (0: the server's default)"),
         "visits");
   }
   if (request.time_ms() < 0 || request.time_ms() > server.max_time_ms()) {
-    return Invalid(
+    return InvalidField(
         absl::StrCat("time_ms = ", request.time_ms(), " is outside 1..",
                      server.max_time_ms(), " (0: no time limit)"),
         "time_ms");
   }
   if (request.num_candidates() < 0 ||
       request.num_candidates() > server.max_candidates()) {
-    return Invalid(absl::StrCat("num_candidates = ", request.num_candidates(),
-                                " is outside 1..", server.max_candidates(),
-                                " (0: ", kDefaultCandidates, ")"),
-                   "num_candidates");
+    return InvalidField(
+        absl::StrCat("num_candidates = ", request.num_candidates(),
+                     " is outside 1..", server.max_candidates(),
+                     " (0: ", kDefaultCandidates, ")"),
+        "num_candidates");
   }
   SearchParams params = ToPlayTimeSearchParams(server.search());
   // A suggestion spends the budget it was given.
@@ -169,13 +166,6 @@ void FillSuggestion(const SearchResult& result, const Node& root, int size,
   response.set_reused_visits(static_cast<int32_t>(result.reused_visits));
 }
 
-// `status` with its message after `prefix`, its field kept.
-absl::Status Prefixed(absl::string_view prefix, const absl::Status& status) {
-  return WithErrorField(
-      absl::Status(status.code(), absl::StrCat(prefix, status.message())),
-      ErrorField(status));
-}
-
 // Suggest for an opening decision (SuggestRequest.opening_rule): the
 // opening player on the served model, every search of `visits` (or the
 // server's), the whole decision ended by the deadline or time_ms.
@@ -183,7 +173,7 @@ absl::StatusOr<pb::SuggestResponse> SuggestOpening(
     const pb::SuggestRequest& request, const ServedModel& model,
     const pb::ServerConfig& server, const SuggestStop& stop, Random& rng) {
   absl::StatusOr<Game> board = ParseServedPosition(request.position(), model);
-  if (!board.ok()) return Prefixed("position: ", board.status());
+  if (!board.ok()) return WithMessagePrefix("position: ", board.status());
   absl::StatusOr<OpeningState> state =
       OpeningStateOf(request, board->variant(), board->size());
   if (!state.ok()) return state.status();
@@ -274,7 +264,7 @@ absl::StatusOr<pb::SuggestResponse> MoveSuggester::SuggestMove(
     const std::shared_ptr<const ServedModel>& served, const SuggestStop& stop) {
   const ServedModel& model = *served;
   absl::StatusOr<Game> game = ParseServedPosition(query.position(), model);
-  if (!game.ok()) return Prefixed("position: ", game.status());
+  if (!game.ok()) return WithMessagePrefix("position: ", game.status());
   absl::StatusOr<SearchParams> params = SuggestParams(query, config_.server());
   if (!params.ok()) return params.status();
   absl::StatusOr<absl::Time> stop_at = StopTimeFor(stop.deadline);

@@ -9,13 +9,6 @@
 #include "rpc/game_record.h"
 
 namespace renju {
-namespace {
-
-absl::Status Invalid(absl::string_view message, absl::string_view field) {
-  return WithErrorField(absl::InvalidArgumentError(message), field);
-}
-
-}  // namespace
 
 bool IsOpeningRequest(const pb::SuggestRequest& request) {
   return !request.opening_rule().empty() || request.opening_actions_size() > 0;
@@ -26,25 +19,27 @@ absl::StatusOr<OpeningState> OpeningStateOf(const pb::SuggestRequest& request,
   const pb::Position& position = request.position();
   if (position.moves_size() > 0 || position.black_size() > 0 ||
       position.white_size() > 0) {
-    return Invalid(
+    return InvalidField(
         "an opening request's position gives only the variant and board "
         "size; its opening_actions place the stones",
         "position");
   }
   absl::StatusOr<OpeningRule> rule = ParseOpeningRule(request.opening_rule());
-  if (!rule.ok()) return Invalid(rule.status().message(), "opening_rule");
+  if (!rule.ok()) return InvalidField(rule.status().message(), "opening_rule");
   absl::StatusOr<std::vector<OpeningAction>> actions =
       OpeningActionsFromProto(request.opening_actions(), size);
   if (!actions.ok()) {
-    return Invalid(actions.status().message(), "opening_actions");
+    return InvalidField(actions.status().message(), "opening_actions");
   }
   absl::StatusOr<OpeningState> state =
       ReplayOpening(*rule, *actions, variant, size);
-  if (!state.ok()) return Invalid(state.status().message(), "opening_actions");
+  if (!state.ok())
+    return InvalidField(state.status().message(), "opening_actions");
   if (state->done()) {
-    return Invalid(absl::StrCat(state->Expectation(),
-                                "; ask for a move with the position instead"),
-                   "opening_actions");
+    return InvalidField(
+        absl::StrCat(state->Expectation(),
+                     "; ask for a move with the position instead"),
+        "opening_actions");
   }
   return state;
 }

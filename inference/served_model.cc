@@ -12,13 +12,6 @@
 #include "rpc/trainer_client.h"
 
 namespace renju {
-namespace {
-
-absl::Status Invalid(absl::string_view message, absl::string_view field) {
-  return WithErrorField(absl::InvalidArgumentError(message), field);
-}
-
-}  // namespace
 
 absl::StatusOr<std::shared_ptr<const ServedModel>> LoadServedModel(
     const pb::RunConfig& config, const std::string& path, uint64_t seed,
@@ -78,25 +71,25 @@ absl::StatusOr<std::shared_ptr<const ServedModel>> FetchServedModel(
 absl::StatusOr<Game> ParseServedPosition(const pb::Position& position,
                                          const ServedModel& model) {
   absl::StatusOr<Game> game = GameFromPosition(position);
-  if (!game.ok()) return Invalid(game.status().message(), "position");
+  if (!game.ok()) return InvalidField(game.status().message(), "position");
   const int size = model.stack->network().board_size;
   if (game->size() != size) {
-    return Invalid(
+    return InvalidField(
         absl::StrCat("the position is on a ", game->size(), "x", game->size(),
                      " board; the served network plays ", size, "x", size),
         "position");
   }
   if (std::find(model.variants.begin(), model.variants.end(),
                 game->variant()) == model.variants.end()) {
-    return Invalid(absl::StrCat("the served network was not trained for ",
-                                VariantName(game->variant())),
-                   "position.variant");
+    return InvalidField(absl::StrCat("the served network was not trained for ",
+                                     VariantName(game->variant())),
+                        "position.variant");
   }
   if (game->over()) {
-    return Invalid(absl::StrCat("the game is already over (",
-                                GameResultName(game->result()), " by ",
-                                EndReasonName(game->end_reason()), ")"),
-                   "position");
+    return InvalidField(absl::StrCat("the game is already over (",
+                                     GameResultName(game->result()), " by ",
+                                     EndReasonName(game->end_reason()), ")"),
+                        "position");
   }
   return game;
 }
