@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "arena/anchor_rating.h"
 #include "arena/anchors.h"
 #include "arena/arena.h"
 #include "arena/gating.h"
@@ -419,6 +420,39 @@ TEST(AnchorsTest, MissingOrMisfitCheckpointsNameTheField) {
                 "is a network for 15 x 15 boards; the run plays 9 x 9"),
             std::string::npos)
       << player.status();
+}
+
+// bench/anchors.textproto is the scale every strength figure is on:
+// it loads for the CPU recipe, each anchor has a held Elo, the held Elos
+// rise in the order listed (the strongest last), and every anchor's
+// player can be made from the checked-in checkpoints.
+struct InSourceDir {  // anchor paths are relative to the working directory
+  const std::filesystem::path before = std::filesystem::current_path();
+  InSourceDir() { std::filesystem::current_path(RENJU_SOURCE_DIR); }
+  ~InSourceDir() { std::filesystem::current_path(before); }
+};
+
+TEST(AnchorsTest, TheBenchYardsticksLoadInRisingOrder) {
+  const InSourceDir in_source_dir;
+  absl::StatusOr<pb::RunConfig> recipe = LoadRunConfig("configs/cpu.textproto");
+  ASSERT_TRUE(recipe.ok()) << recipe.status();
+  absl::StatusOr<pb::RunConfig> anchors =
+      LoadAnchorConfig(*recipe, "bench/anchors.textproto");
+  ASSERT_TRUE(anchors.ok()) << anchors.status();
+  ASSERT_GE(anchors->arena().anchors_size(), 4);
+  double previous_elo = -1e9;
+  for (int i = 0; i < anchors->arena().anchors_size(); ++i) {
+    const pb::AnchorPlayer& anchor = anchors->arena().anchors(i);
+    ASSERT_TRUE(anchor.has_elo()) << anchor.name();
+    EXPECT_GT(anchor.elo(), previous_elo) << anchor.name();
+    previous_elo = anchor.elo();
+    absl::StatusOr<std::unique_ptr<ArenaPlayer>> player =
+        MakeAnchorPlayer(*anchors, i, /*seed=*/1);
+    EXPECT_TRUE(player.ok()) << anchor.name() << ": " << player.status();
+  }
+  EXPECT_EQ(
+      anchors->arena().anchors(anchors->arena().anchors_size() - 1).name(),
+      "recipe100@100");
 }
 
 TEST(AnchorsTest, AnchorMatchPlaysEveryGameAndSavesThem) {
