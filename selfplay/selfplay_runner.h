@@ -18,23 +18,9 @@
 #include "nn/evaluator_stack.h"
 #include "proto/game.pb.h"
 #include "selfplay/selfplay_game.h"
+#include "selfplay/selfplay_tally.h"
 
 namespace renju {
-
-struct SelfplayTally {
-  int64_t games = 0;
-  int64_t black_wins = 0;
-  int64_t white_wins = 0;
-  int64_t draws = 0;
-  int64_t plies = 0;
-  int64_t searched_plies = 0;  // positions with a search target
-  int64_t resignations = 0;
-  // No-resign games where the side that would have resigned did not lose.
-  int64_t false_resignations = 0;
-  int64_t would_resign_games = 0;
-
-  void Add(const pb::GameRecord& game);
-};
 
 // What plays one game: an evaluator, kept alive for the game, and the model
 // generation the game records.

@@ -7,7 +7,7 @@
 
 #include "absl/strings/ascii.h"
 #include "selfplay/game_directory.h"
-#include "selfplay/selfplay_runner.h"
+#include "selfplay/selfplay_tally.h"
 
 namespace renju {
 namespace {

@@ -20,7 +20,6 @@
 #include "launcher/progress.h"
 #include "selfplay/game_directory.h"
 #include "selfplay/selfplay_runner.h"
-#include "selfplay/selfplay_stats.h"
 #include "selfplay/worker.h"
 #include "tools/commands.h"
 
@@ -201,19 +200,6 @@ int Selfplay(const Argv& argv) {
     return interrupted ? 130 : 0;
   }
   return RunOffline(*config, args, *evaluator_token);
-}
-
-int SelfplayStats(const Argv& argv) {
-  Args args("selfplay-stats", "Summarises a directory of self-play games.");
-  args.AllowPositional(1, "DIR");
-  if (int code = ParseOrExit(args, argv); code >= 0) return code;
-  if (args.positional().size() != 1) {
-    std::fprintf(stderr, "selfplay-stats: give one directory\n");
-    return 2;
-  }
-  absl::StatusOr<int64_t> unreadable = PrintSelfplayStats(args.positional()[0]);
-  if (!unreadable.ok()) return Fail(unreadable.status());
-  return *unreadable ? 1 : 0;
 }
 
 }  // namespace renju::commands
