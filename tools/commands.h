@@ -11,18 +11,17 @@ namespace renju::commands {
 
 using Argv = std::vector<std::string>;
 
-int Show(const Argv& args);                    // show_command.cc
-int Arena(const Argv& args);                   // arena_command.cc
-int Forbidden(const Argv& args);               // forbidden_command.cc
-int Replay(const Argv& args);                  // replay_command.cc
-int Selfplay(const Argv& args);                // selfplay_command.cc
-int SelfplayStats(const Argv& args);           // selfplay_command.cc
-int Gomocup(const Argv& args);                 // gomocup_command.cc
-int Serve(const Argv& args);                   // serve_command.cc
-int Suggest(const Argv& args);                 // suggest_command.cc
-int Train(const Argv& args);                   // train_command.cc
-int Trainer(const Argv& args);                 // trainer_command.cc
-bool IsGomocupProgramName(const char* argv0);  // gomocup_command.cc: pbrain-*
+int Show(const Argv& args);           // show_command.cc
+int Arena(const Argv& args);          // arena_command.cc
+int Forbidden(const Argv& args);      // forbidden_command.cc
+int Replay(const Argv& args);         // replay_command.cc
+int Selfplay(const Argv& args);       // selfplay_command.cc
+int SelfplayStats(const Argv& args);  // selfplay_command.cc
+int Gomocup(const Argv& args);        // gomocup_command.cc
+int Serve(const Argv& args);          // serve_command.cc
+int Suggest(const Argv& args);        // suggest_command.cc
+int Train(const Argv& args);          // train_command.cc
+int Trainer(const Argv& args);        // trainer_command.cc
 
 }  // namespace renju::commands
 

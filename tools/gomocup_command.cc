@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <string>
 
@@ -83,11 +82,6 @@ bool WriteLine(absl::string_view line) {
 }
 
 }  // namespace
-
-bool IsGomocupProgramName(const char* argv0) {
-  const char* slash = std::strrchr(argv0, '/');
-  return std::strncmp(slash ? slash + 1 : argv0, "pbrain-", 7) == 0;
-}
 
 int Gomocup(const Argv& argv) {
   Args args("gomocup",

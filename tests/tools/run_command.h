@@ -29,9 +29,8 @@ struct CommandResult {
   std::string out;
 };
 
-// `args` is appended to the binary path and run by /bin/sh.
-inline CommandResult RunRenju(const std::string& args) {
-  const std::string command = std::string(RENJU_BINARY_DIR) + "/renju " + args;
+// `command` run by /bin/sh, its stdout captured.
+inline CommandResult RunShell(const std::string& command) {
   CommandResult result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
@@ -43,6 +42,15 @@ inline CommandResult RunRenju(const std::string& args) {
   const int status = pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+// `args` is appended to the binary path and run by /bin/sh.
+inline CommandResult RunRenju(const std::string& args) {
+  return RunShell(std::string(RENJU_BINARY_DIR) + "/renju " + args);
+}
+
+inline bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
 }
 
 // Where RunCommand sends the command's stderr: to the test's own stderr,

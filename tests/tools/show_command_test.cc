@@ -8,13 +8,10 @@
 namespace renju {
 namespace {
 
+using testing::Contains;
 using testing::RunCommand;
 using testing::RunRenju;
 using testing::Stderr;
-
-bool Contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 TEST(ShowCommandTest, ShowsBoardOpeningAndForbiddenPoints) {
   // Kagetsu (h8 h9 i9), then a cross of black threes around j8.
