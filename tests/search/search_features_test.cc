@@ -222,9 +222,12 @@ TEST(SearchFeaturesTest, TimeLimitStopsTheSearch) {
   absl::StatusOr<SearchResult> r = search.Run(rng);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_GT(r->playouts, 0);
-  // With no visit limit only the clock stops it; a busy machine can make it
-  // stop later, never earlier.
-  EXPECT_GE(r->elapsed_ms, 30);
+  // With no visit limit only the clock stops it. It stops once the time
+  // spent plus the last gathered batch's time reaches the limit, and that
+  // batch took no longer than the time spent, so at least half the limit
+  // has passed however busy the machine (the exact rule is checked on a
+  // given clock below).
+  EXPECT_GE(r->elapsed_ms, 15);
 }
 
 TEST(SearchFeaturesTest, TheTimeLimitIsReadOnTheRunsClock) {
