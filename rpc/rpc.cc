@@ -111,6 +111,29 @@ absl::Status ToAbsl(const grpc::Status& status, absl::string_view what) {
                       absl::StrCat(what, ": ", status.error_message()));
 }
 
+absl::Status ToAbsl(const grpc::Status& status, absl::string_view what,
+                    const ChannelOptions& channel) {
+  absl::Status converted = ToAbsl(status, what);
+  if (channel.tls_root_cert.empty() ||
+      status.error_code() != grpc::StatusCode::UNAVAILABLE ||
+      !absl::StrContains(status.error_message(), "Socket closed")) {
+    return converted;
+  }
+  const std::string hint =
+      channel.tls_cert.empty()
+          ? " (the server closed the TLS connection; one that requires "
+            "client certificates, --tls-client-ca, does so to a client that "
+            "presents none)"
+          : absl::StrCat(
+                " (the server closed the TLS connection; one that "
+                "requires client certificates, --tls-client-ca, "
+                "does so to a certificate its CA did not sign, such "
+                "as ",
+                channel.tls_cert, "?)");
+  return absl::Status(converted.code(),
+                      absl::StrCat(converted.message(), hint));
+}
+
 grpc::Status ToGrpc(const absl::Status& status) {
   if (status.ok()) return grpc::Status::OK;
   return grpc::Status(static_cast<grpc::StatusCode>(status.code()),

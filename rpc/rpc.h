@@ -80,6 +80,12 @@ void PrepareContext(grpc::ClientContext& context, const std::string& token,
                     int64_t deadline_ms);
 
 absl::Status ToAbsl(const grpc::Status& status, absl::string_view what);
+// ToAbsl for a call on a channel made from `channel`. Over TLS, gRPC
+// reports a server that refused the client's certificate, or its lack of
+// one, only as a closed socket (UNAVAILABLE, "Socket closed"); such an
+// error gets what a server started with --tls-client-ca means by it.
+absl::Status ToAbsl(const grpc::Status& status, absl::string_view what,
+                    const ChannelOptions& channel);
 grpc::Status ToGrpc(const absl::Status& status);
 
 }  // namespace renju

@@ -221,16 +221,16 @@ void AddSuggestFlags(Args& args) {
   AddClientTlsFlags(args, kServerTls, "the server");
 }
 
-// The channel to --server, its TLS files checked first.
-absl::StatusOr<std::shared_ptr<grpc::Channel>> ServerChannel(
-    const Args& args, const std::string& token) {
+// The options of the channel to --server, its TLS files checked first.
+absl::StatusOr<ChannelOptions> ServerChannelOptions(const Args& args,
+                                                    const std::string& token) {
   ChannelOptions options;
   options.address = args.GetString("server");
   options.token = token;
   if (absl::Status s = SetClientTls(args, kServerTls, options); !s.ok()) {
     return s;
   }
-  return MakeChannel(options);
+  return options;
 }
 
 }  // namespace
@@ -247,8 +247,11 @@ int Suggest(const Argv& argv) {
   if (!token.ok()) return Fail(token.status());
   absl::StatusOr<pb::SuggestRequest> request = BuildRequest(args);
   if (!request.ok()) return Fail(request.status());
+  absl::StatusOr<ChannelOptions> channel_options =
+      ServerChannelOptions(args, *token);
+  if (!channel_options.ok()) return Fail(channel_options.status());
   absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
-      ServerChannel(args, *token);
+      MakeChannel(*channel_options);
   if (!channel.ok()) return Fail(channel.status());
   std::unique_ptr<pb::Inference::Stub> stub = pb::Inference::NewStub(*channel);
   grpc::ClientContext context;
@@ -256,8 +259,9 @@ int Suggest(const Argv& argv) {
   pb::SuggestResponse response;
   const grpc::Status status = stub->Suggest(&context, *request, &response);
   if (!status.ok()) {
-    return Fail(ToAbsl(
-        status, absl::StrCat("Suggest from ", args.GetString("server"))));
+    return Fail(ToAbsl(status,
+                       absl::StrCat("Suggest from ", args.GetString("server")),
+                       *channel_options));
   }
   const int size = static_cast<int>(args.GetInt("size"));
   const bool json = args.GetBool("json");

@@ -238,10 +238,17 @@ TEST_F(MutualTlsTest, OnlyClientsWithACertificateOfTheClientCaGetThrough) {
             std::string::npos)
       << without.out;
   EXPECT_EQ(without.out.find("best move"), std::string::npos) << without.out;
+  EXPECT_NE(without.out.find("to a client that presents none"),
+            std::string::npos)
+      << without.out;
   const testing::CommandResult other = Suggest(other_client_);
   EXPECT_EQ(other.exit_code, 1) << other.out;
   EXPECT_NE(other.out.find("error: Suggest from " + serve_address_),
             std::string::npos)
+      << other.out;
+  EXPECT_NE(
+      other.out.find("its CA did not sign, such as " + other_client_.cert),
+      std::string::npos)
       << other.out;
 
   // A worker with the certificate plays one game with serve's network and
@@ -253,7 +260,7 @@ TEST_F(MutualTlsTest, OnlyClientsWithACertificateOfTheClientCaGetThrough) {
   EXPECT_EQ(workers_[0].exit_code(), 0) << Log("with-cert");
   ASSERT_TRUE(PollUntil(
       [&] {
-        return Log("without-cert").find("waiting for the trainer") !=
+        return Log("without-cert").find("to a client that presents none") !=
                std::string::npos;
       },
       120))

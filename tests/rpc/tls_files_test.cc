@@ -1,7 +1,7 @@
 // A client's TLS files (rpc/tls_files.h): the checks that name the flag and
 // the file, and mutual TLS in process: a channel with a certificate that
 // the server's client CA signed gets through, one without a certificate or
-// with another CA's is refused.
+// with another CA's is refused, with an error that says why.
 #include "rpc/tls_files.h"
 
 #include <filesystem>
@@ -193,11 +193,21 @@ TEST_F(MutualTlsTest, AcceptsOnlyCertificatesOfTheClientCa) {
   absl::StatusOr<pb::ModelInfo> without = CurrentModel("", "");
   ASSERT_FALSE(without.ok());
   EXPECT_TRUE(absl::IsUnavailable(without.status())) << without.status();
+  // gRPC says only "Socket closed"; the error says what that means here.
+  EXPECT_NE(
+      without.status().message().find("does so to a client that presents none"),
+      std::string::npos)
+      << without.status();
 
   absl::StatusOr<pb::ModelInfo> other_ca =
       CurrentModel(other_.cert, other_.key);
   ASSERT_FALSE(other_ca.ok());
   EXPECT_TRUE(absl::IsUnavailable(other_ca.status())) << other_ca.status();
+  EXPECT_NE(other_ca.status().message().find(
+                "does so to a certificate its CA did not sign, such as " +
+                other_.cert),
+            std::string::npos)
+      << other_ca.status();
 }
 
 }  // namespace
