@@ -69,7 +69,8 @@ absl::StatusOr<std::unique_ptr<RemoteEvaluator>> RemoteEvaluator::Create(
   if (!status.ok()) {
     return ToAbsl(status,
                   absl::StrCat("inference server ", options.channel.address,
-                               ": ListModels"));
+                               ": ListModels"),
+                  options.channel);
   }
   std::unique_ptr<RemoteEvaluator> evaluator(
       new RemoteEvaluator(options, std::move(stub)));
@@ -155,10 +156,10 @@ void RemoteEvaluator::RunBatch(const std::vector<PendingEvaluation*>& batch) {
   PrepareContext(context, options_.channel.token, options_.rpc_deadline_ms);
   context.set_wait_for_ready(true);
   pb::EvaluateResponse response;
-  absl::Status status =
-      ToAbsl(stub_->Evaluate(&context, rpc_request, &response),
-             absl::StrCat("inference server ", options_.channel.address,
-                          ": Evaluate"));
+  absl::Status status = ToAbsl(
+      stub_->Evaluate(&context, rpc_request, &response),
+      absl::StrCat("inference server ", options_.channel.address, ": Evaluate"),
+      options_.channel);
   if (status.ok() &&
       response.evaluations_size() != static_cast<int>(batch.size())) {
     status = absl::InternalError(

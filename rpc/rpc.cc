@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
 #include "rpc/bearer_token.h"
+#include "rpc/tls_files.h"
 
 namespace renju {
 
@@ -16,14 +17,16 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(
   args.SetMaxSendMessageSize(static_cast<int>(options.max_message_bytes));
   // Reconnect quickly after a trainer or server restart.
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 2000);
+  absl::StatusOr<ChannelTlsPem> pem = ReadChannelTls(options);
+  if (!pem.ok()) return pem.status();
   std::shared_ptr<grpc::ChannelCredentials> credentials;
   if (options.tls_root_cert.empty()) {
     credentials = grpc::InsecureChannelCredentials();
   } else {
-    absl::StatusOr<std::string> roots = ReadFile(options.tls_root_cert);
-    if (!roots.ok()) return roots.status();
     grpc::SslCredentialsOptions ssl;
-    ssl.pem_root_certs = *roots;
+    ssl.pem_root_certs = pem->root_certs;
+    ssl.pem_cert_chain = pem->cert_chain;
+    ssl.pem_private_key = pem->private_key;
     credentials = grpc::SslCredentials(ssl);
     if (!options.tls_server_name.empty()) {
       args.SetSslTargetNameOverride(options.tls_server_name);
@@ -106,6 +109,29 @@ absl::Status ToAbsl(const grpc::Status& status, absl::string_view what) {
   if (status.ok()) return absl::OkStatus();
   return absl::Status(static_cast<absl::StatusCode>(status.error_code()),
                       absl::StrCat(what, ": ", status.error_message()));
+}
+
+absl::Status ToAbsl(const grpc::Status& status, absl::string_view what,
+                    const ChannelOptions& channel) {
+  absl::Status converted = ToAbsl(status, what);
+  if (channel.tls_root_cert.empty() ||
+      status.error_code() != grpc::StatusCode::UNAVAILABLE ||
+      !absl::StrContains(status.error_message(), "Socket closed")) {
+    return converted;
+  }
+  const std::string hint =
+      channel.tls_cert.empty()
+          ? " (the server closed the TLS connection; one that requires "
+            "client certificates, --tls-client-ca, does so to a client that "
+            "presents none)"
+          : absl::StrCat(
+                " (the server closed the TLS connection; one that "
+                "requires client certificates, --tls-client-ca, "
+                "does so to a certificate its CA did not sign, such "
+                "as ",
+                channel.tls_cert, "?)");
+  return absl::Status(converted.code(),
+                      absl::StrCat(converted.message(), hint));
 }
 
 grpc::Status ToGrpc(const absl::Status& status) {

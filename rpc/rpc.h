@@ -23,10 +23,16 @@ struct ChannelOptions {
   std::string tls_root_cert;    // PEM file; empty: plaintext (loopback)
   std::string tls_server_name;  // override for the certificate's name
   std::string token;            // sent as "authorization: Bearer <token>"
+  // The client's own certificate chain and its private key (PEM files),
+  // both or neither, and only with tls_root_cert: presented to a server
+  // that requires client certificates (--tls-client-ca).
+  std::string tls_cert;
+  std::string tls_key;
   int64_t max_message_bytes = 64 << 20;
 };
 
-// Errors only for unreadable certificate files; connecting is lazy.
+// Errors only for the TLS files ReadChannelTls (rpc/tls_files.h) refuses;
+// connecting is lazy.
 absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(
     const ChannelOptions& options);
 
@@ -74,6 +80,12 @@ void PrepareContext(grpc::ClientContext& context, const std::string& token,
                     int64_t deadline_ms);
 
 absl::Status ToAbsl(const grpc::Status& status, absl::string_view what);
+// ToAbsl for a call on a channel made from `channel`. Over TLS, gRPC
+// reports a server that refused the client's certificate, or its lack of
+// one, only as a closed socket (UNAVAILABLE, "Socket closed"); such an
+// error gets what a server started with --tls-client-ca means by it.
+absl::Status ToAbsl(const grpc::Status& status, absl::string_view what,
+                    const ChannelOptions& channel);
 grpc::Status ToGrpc(const absl::Status& status);
 
 }  // namespace renju

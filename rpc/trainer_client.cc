@@ -11,13 +11,14 @@ absl::StatusOr<std::unique_ptr<TrainerClient>> TrainerClient::Create(
   absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeChannel(options);
   if (!channel.ok()) return channel.status();
   return std::unique_ptr<TrainerClient>(
-      new TrainerClient(*channel, options.token, deadline_ms));
+      new TrainerClient(*channel, options, deadline_ms));
 }
 
 TrainerClient::TrainerClient(std::shared_ptr<grpc::Channel> channel,
-                             std::string token, int64_t deadline_ms)
+                             const ChannelOptions& options, int64_t deadline_ms)
     : stub_(pb::Trainer::NewStub(channel)),
-      token_(std::move(token)),
+      options_(options),
+      token_(options.token),
       deadline_ms_(deadline_ms) {}
 
 absl::StatusOr<std::vector<pb::GameAck>> TrainerClient::UploadGames(
@@ -30,7 +31,7 @@ absl::StatusOr<std::vector<pb::GameAck>> TrainerClient::UploadGames(
   PrepareContext(context, token_, deadline_ms_);
   if (grpc::Status s = stub_->UploadGames(&context, request, &response);
       !s.ok()) {
-    return ToAbsl(s, "UploadGames");
+    return ToAbsl(s, "UploadGames", options_);
   }
   if (response.acks_size() != request.games_size()) {
     return absl::InternalError(
@@ -48,7 +49,7 @@ absl::StatusOr<pb::ModelInfo> TrainerClient::GetCurrentModel() {
   if (grpc::Status s =
           stub_->GetCurrentModel(&context, pb::GetCurrentModelRequest(), &info);
       !s.ok()) {
-    return ToAbsl(s, "GetCurrentModel");
+    return ToAbsl(s, "GetCurrentModel", options_);
   }
   return info;
 }
@@ -60,7 +61,7 @@ absl::StatusOr<std::vector<pb::ModelInfo>> TrainerClient::ListModels() {
   if (grpc::Status s =
           stub_->ListModels(&context, pb::ListModelsRequest(), &response);
       !s.ok()) {
-    return ToAbsl(s, "ListModels");
+    return ToAbsl(s, "ListModels", options_);
   }
   return std::vector<pb::ModelInfo>(response.models().begin(),
                                     response.models().end());
@@ -73,7 +74,7 @@ absl::StatusOr<pb::TrainerStatus> TrainerClient::GetStatus() {
   if (grpc::Status s =
           stub_->GetStatus(&context, pb::GetStatusRequest(), &status);
       !s.ok()) {
-    return ToAbsl(s, "GetStatus");
+    return ToAbsl(s, "GetStatus", options_);
   }
   return status;
 }
@@ -107,7 +108,7 @@ absl::StatusOr<pb::ModelInfo> TrainerClient::FetchModel(
     bytes += chunk.data();
   }
   if (grpc::Status s = reader->Finish(); !s.ok())
-    return ToAbsl(s, "FetchModel");
+    return ToAbsl(s, "FetchModel", options_);
   if (first) return absl::DataLossError("FetchModel: empty stream");
   if (static_cast<int64_t>(bytes.size()) != info.size_bytes()) {
     return absl::DataLossError(absl::StrCat(

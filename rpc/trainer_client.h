@@ -30,10 +30,11 @@ class TrainerClient {
                                            const std::string& path);
 
  private:
-  TrainerClient(std::shared_ptr<grpc::Channel> channel, std::string token,
-                int64_t deadline_ms);
+  TrainerClient(std::shared_ptr<grpc::Channel> channel,
+                const ChannelOptions& options, int64_t deadline_ms);
 
   std::unique_ptr<pb::Trainer::Stub> stub_;
+  ChannelOptions options_;  // for the errors' TLS hint (ToAbsl)
   std::string token_;
   int64_t deadline_ms_;
 };

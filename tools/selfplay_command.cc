@@ -21,6 +21,7 @@
 #include "selfplay/game_directory.h"
 #include "selfplay/selfplay_runner.h"
 #include "selfplay/worker.h"
+#include "tools/client_tls_flags.h"
 #include "tools/commands.h"
 
 namespace renju::commands {
@@ -67,13 +68,22 @@ EvaluatorText RemoteText(std::shared_ptr<RemoteEvaluator> remote) {
   };
 }
 
+const ClientTlsFlags kWorkerTrainerTls = {"tls-root-cert", "tls-cert",
+                                          "tls-key"};
+const ClientTlsFlags kEvaluatorTls = {
+    "evaluator-tls-root-cert", "evaluator-tls-cert", "evaluator-tls-key"};
+
 // --evaluator HOST:PORT: the inference server's network, batched per RPC as
 // the local evaluator would batch its forwards.
 absl::StatusOr<std::shared_ptr<RemoteEvaluator>> ConnectEvaluator(
     const pb::RunConfig& config, const Args& args, const std::string& token) {
   RemoteEvaluatorOptions options;
-  options.channel = {args.GetString("evaluator"),
-                     args.GetString("evaluator-tls-root-cert"), "", token};
+  options.channel.address = args.GetString("evaluator");
+  options.channel.token = token;
+  if (absl::Status s = SetClientTls(args, kEvaluatorTls, options.channel);
+      !s.ok()) {
+    return s;
+  }
   options.max_batch_size = config.selfplay().evaluator().max_batch_size();
   options.max_wait_us = config.selfplay().evaluator().max_wait_us();
   absl::StatusOr<std::unique_ptr<RemoteEvaluator>> remote =
@@ -132,6 +142,54 @@ int RunOffline(const pb::RunConfig& config, const Args& args,
   return interrupted ? 130 : 0;
 }
 
+// --trainer HOST:PORT: a worker that uploads its games to the trainer and
+// plays its models (or --evaluator's network).
+int RunAsWorker(const pb::RunConfig& config, const Args& args,
+                const std::string& token, const std::string& evaluator_token) {
+  WorkerOptions options;
+  options.trainer.address = args.GetString("trainer");
+  options.trainer.token = token;
+  if (absl::Status s = SetClientTls(args, kWorkerTrainerTls, options.trainer);
+      !s.ok()) {
+    return Fail(s);
+  }
+  options.worker_id = args.GetString("worker-id");
+  options.pending_dir = args.GetString("out");
+  options.max_games = args.GetInt("games");
+  options.seed = static_cast<uint64_t>(args.GetInt("seed"));
+  if (!args.GetString("evaluator").empty()) {
+    absl::StatusOr<std::shared_ptr<RemoteEvaluator>> remote =
+        ConnectEvaluator(config, args, evaluator_token);
+    if (!remote.ok()) return Fail(remote.status());
+    std::shared_ptr<RemoteEvaluator> shared = *remote;
+    options.evaluators = [shared] {
+      return GameModel(shared, shared->generation());
+    };
+  }
+  absl::Status s = RunWorker(config, options, &interrupted);
+  if (!s.ok()) return Fail(s);
+  return interrupted ? 130 : 0;
+}
+
+void AddSelfplayFlags(Args& args) {
+  args.AddString("config", "configs/tiny.textproto", "run config (text proto)");
+  args.AddInt("games", 0, 0, 1000000000, "games to play (0: until stopped)");
+  args.AddString("out", "selfplay-games", "directory for finished games");
+  args.AddString("model", "", "checkpoint to play (default: a fresh network)");
+  args.AddString("trainer", "", "trainer HOST:PORT to upload to");
+  AddTokenFlags(args, "token", "worker token for the trainer",
+                TokenEnv::kRenjuToken);
+  AddClientTlsFlags(args, kWorkerTrainerTls, "the trainer");
+  args.AddString("worker-id", "local", "worker name (letters, digits, -_.)");
+  args.AddString("evaluator", "",
+                 "inference server HOST:PORT whose network evaluates "
+                 "positions (instead of a local --model)");
+  AddTokenFlags(args, "evaluator-token", "bearer token for --evaluator",
+                TokenEnv::kNone);
+  AddClientTlsFlags(args, kEvaluatorTls, "--evaluator");
+  args.AddInt("seed", 1, 0, INT64_MAX, "seed of the games' randomness");
+}
+
 }  // namespace
 
 int Selfplay(const Argv& argv) {
@@ -140,23 +198,7 @@ int Selfplay(const Argv& argv) {
             "written to DIR as <uid>.game; with --trainer HOST:PORT games are "
             "uploaded as they finish (kept in --out until acknowledged) and "
             "the worker switches to each new model between games.");
-  args.AddString("config", "configs/tiny.textproto", "run config (text proto)");
-  args.AddInt("games", 0, 0, 1000000000, "games to play (0: until stopped)");
-  args.AddString("out", "selfplay-games", "directory for finished games");
-  args.AddString("model", "", "checkpoint to play (default: a fresh network)");
-  args.AddString("trainer", "", "trainer HOST:PORT to upload to");
-  AddTokenFlags(args, "token", "worker token for the trainer",
-                TokenEnv::kRenjuToken);
-  args.AddString("tls-root-cert", "", "PEM file to verify the trainer's TLS");
-  args.AddString("worker-id", "local", "worker name (letters, digits, -_.)");
-  args.AddString("evaluator", "",
-                 "inference server HOST:PORT whose network evaluates "
-                 "positions (instead of a local --model)");
-  AddTokenFlags(args, "evaluator-token", "bearer token for --evaluator",
-                TokenEnv::kNone);
-  args.AddString("evaluator-tls-root-cert", "",
-                 "PEM file to verify --evaluator's TLS");
-  args.AddInt("seed", 1, 0, INT64_MAX, "seed of the games' randomness");
+  AddSelfplayFlags(args);
   if (int code = ParseOrExit(args, argv); code >= 0) return code;
   if (!IsSafeName(args.GetString("worker-id"))) {
     return Fail(absl::InvalidArgumentError(
@@ -179,25 +221,7 @@ int Selfplay(const Argv& argv) {
   if (!config.ok()) return Fail(config.status());
   StopOnSignals();
   if (!args.GetString("trainer").empty()) {
-    WorkerOptions options;
-    options.trainer = {args.GetString("trainer"),
-                       args.GetString("tls-root-cert"), "", *token};
-    options.worker_id = args.GetString("worker-id");
-    options.pending_dir = args.GetString("out");
-    options.max_games = args.GetInt("games");
-    options.seed = static_cast<uint64_t>(args.GetInt("seed"));
-    if (!args.GetString("evaluator").empty()) {
-      absl::StatusOr<std::shared_ptr<RemoteEvaluator>> remote =
-          ConnectEvaluator(*config, args, *evaluator_token);
-      if (!remote.ok()) return Fail(remote.status());
-      std::shared_ptr<RemoteEvaluator> shared = *remote;
-      options.evaluators = [shared] {
-        return GameModel(shared, shared->generation());
-      };
-    }
-    absl::Status s = RunWorker(*config, options, &interrupted);
-    if (!s.ok()) return Fail(s);
-    return interrupted ? 130 : 0;
+    return RunAsWorker(*config, args, *token, *evaluator_token);
   }
   return RunOffline(*config, args, *evaluator_token);
 }

@@ -2,14 +2,16 @@
 // gRPC port, with the standard health service. It serves a checkpoint
 // (--model; without it or --trainer, the shipped default model,
 // tools/default_model.h) or the trainer's best model (--trainer), switching
-// to each new best as the trainer registers it. Prints "listening on HOST:PORT"
-// once it serves, so a launcher or test can ask for port 0 and read the port
-// back. With --http HOST:PORT, also the board page and its JSON API
-// (inference/http_frontend.h), announced as "http on http://HOST:PORT/"
-// (https:// with --tls-cert and --tls-key);
-// with --run-dir, also that training run's page at /run.html
-// (trainer/run_page.h), e.g. for a finished run. The server reads and
-// writes the page's record files itself (records/record_api.h).
+// to each new best as the trainer registers it; the trainer link has its
+// own client certificate flags (--trainer-tls-cert, --trainer-tls-key) for a
+// trainer that requires one, beside this server's --tls-cert and --tls-key.
+// Prints "listening on HOST:PORT" once it serves, so a launcher or test can
+// ask for port 0 and read the port back. With --http HOST:PORT, also the board
+// page and its JSON API (inference/http_frontend.h), announced as "http on
+// http://HOST:PORT/" (https:// with --tls-cert and --tls-key); with --run-dir,
+// also that training run's page at /run.html (trainer/run_page.h), e.g. for a
+// finished run. The server reads and writes the page's record files itself
+// (records/record_api.h).
 #include <cstdio>
 #include <filesystem>
 
@@ -21,6 +23,7 @@
 #include "config/config.h"
 #include "config/evaluator_config.h"
 #include "inference/inference_server.h"
+#include "tools/client_tls_flags.h"
 #include "tools/commands.h"
 #include "trainer/run_page.h"
 
@@ -32,8 +35,8 @@ InferenceServerOptions ServerOptionsOf(const Args& args,
                                        const std::string& token) {
   InferenceServerOptions options;
   options.model = args.GetString("model");
-  options.trainer = {args.GetString("trainer"), args.GetString("tls-root-cert"),
-                     "", trainer_token};
+  options.trainer.address = args.GetString("trainer");
+  options.trainer.token = trainer_token;
   options.model_dir = args.GetString("model-dir");
   options.listen = args.GetString("listen");
   options.address_file = args.GetString("address-file");
@@ -50,6 +53,11 @@ InferenceServerOptions ServerOptionsOf(const Args& args,
   return options;
 }
 
+// The link to --trainer. Its client certificate flags are named apart
+// from --tls-cert and --tls-key, which are this server's own.
+const ClientTlsFlags kServeTrainerTls = {"tls-root-cert", "trainer-tls-cert",
+                                         "trainer-tls-key"};
+
 void AddServeFlags(Args& args) {
   args.AddString("config", "",
                  "run config (text proto); its `server` part applies "
@@ -61,7 +69,7 @@ void AddServeFlags(Args& args) {
   args.AddString("trainer", "", "trainer HOST:PORT whose best model to serve");
   AddTokenFlags(args, "trainer-token", "worker token for the trainer",
                 TokenEnv::kNone);
-  args.AddString("tls-root-cert", "", "PEM file to verify the trainer's TLS");
+  AddClientTlsFlags(args, kServeTrainerTls, "the trainer");
   args.AddString("model-dir", "serve-models",
                  "where models fetched from the trainer are written");
   args.AddString("listen", "127.0.0.1:50052",
@@ -110,6 +118,10 @@ absl::StatusOr<InferenceServerOptions> ServerOptionsFromFlags(
   if (!token.ok()) return token.status();
   InferenceServerOptions options =
       ServerOptionsOf(args, *trainer_token, *token);
+  if (!options.trainer.address.empty()) {
+    absl::Status s = SetClientTls(args, kServeTrainerTls, options.trainer);
+    if (!s.ok()) return s;
+  }
   if (!options.model.empty() && !options.trainer.address.empty()) {
     return absl::InvalidArgumentError(
         "serve: give one of --model PATH and --trainer HOST:PORT, not both");

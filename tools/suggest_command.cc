@@ -18,6 +18,7 @@
 #include "rpc/game_record.h"
 #include "rpc/rpc.h"
 #include "rules/opening.h"
+#include "tools/client_tls_flags.h"
 #include "tools/commands.h"
 
 namespace renju::commands {
@@ -192,12 +193,9 @@ std::string OpeningJsonText(const pb::SuggestResponse& r, int size) {
   return out.dump() + "\n";
 }
 
-}  // namespace
+const ClientTlsFlags kServerTls = {"tls-root-cert", "tls-cert", "tls-key"};
 
-int Suggest(const Argv& argv) {
-  Args args("suggest",
-            "Asks an inference server (renju serve) for the best move of a "
-            "position and prints the candidates it searched.");
+void AddSuggestFlags(Args& args) {
   args.AddString("server", "127.0.0.1:50052", "inference server HOST:PORT");
   args.AddString("moves", "", "moves in play order, e.g. \"h8 h9 i10\"");
   args.AddString("opening-rule", "",
@@ -220,7 +218,28 @@ int Suggest(const Argv& argv) {
                "there are win - loss, -1..1)");
   AddTokenFlags(args, "token", "bearer token the server requires",
                 TokenEnv::kRenjuToken);
-  args.AddString("tls-root-cert", "", "PEM file to verify the server's TLS");
+  AddClientTlsFlags(args, kServerTls, "the server");
+}
+
+// The options of the channel to --server, its TLS files checked first.
+absl::StatusOr<ChannelOptions> ServerChannelOptions(const Args& args,
+                                                    const std::string& token) {
+  ChannelOptions options;
+  options.address = args.GetString("server");
+  options.token = token;
+  if (absl::Status s = SetClientTls(args, kServerTls, options); !s.ok()) {
+    return s;
+  }
+  return options;
+}
+
+}  // namespace
+
+int Suggest(const Argv& argv) {
+  Args args("suggest",
+            "Asks an inference server (renju serve) for the best move of a "
+            "position and prints the candidates it searched.");
+  AddSuggestFlags(args);
   if (int code = ParseOrExit(args, argv); code >= 0) return code;
 
   absl::StatusOr<std::string> token =
@@ -228,8 +247,11 @@ int Suggest(const Argv& argv) {
   if (!token.ok()) return Fail(token.status());
   absl::StatusOr<pb::SuggestRequest> request = BuildRequest(args);
   if (!request.ok()) return Fail(request.status());
-  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeChannel(
-      {args.GetString("server"), args.GetString("tls-root-cert"), "", *token});
+  absl::StatusOr<ChannelOptions> channel_options =
+      ServerChannelOptions(args, *token);
+  if (!channel_options.ok()) return Fail(channel_options.status());
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel =
+      MakeChannel(*channel_options);
   if (!channel.ok()) return Fail(channel.status());
   std::unique_ptr<pb::Inference::Stub> stub = pb::Inference::NewStub(*channel);
   grpc::ClientContext context;
@@ -237,8 +259,9 @@ int Suggest(const Argv& argv) {
   pb::SuggestResponse response;
   const grpc::Status status = stub->Suggest(&context, *request, &response);
   if (!status.ok()) {
-    return Fail(ToAbsl(
-        status, absl::StrCat("Suggest from ", args.GetString("server"))));
+    return Fail(ToAbsl(status,
+                       absl::StrCat("Suggest from ", args.GetString("server")),
+                       *channel_options));
   }
   const int size = static_cast<int>(args.GetInt("size"));
   const bool json = args.GetBool("json");
