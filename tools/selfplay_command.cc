@@ -133,6 +133,31 @@ int RunOffline(const pb::RunConfig& config, const Args& args,
   return interrupted ? 130 : 0;
 }
 
+// --trainer HOST:PORT: a worker uploading to the trainer.
+int RunAsWorker(const pb::RunConfig& config, const Args& args,
+                const std::string& token, const std::string& evaluator_token) {
+  WorkerOptions options;
+  options.trainer = {args.GetString("trainer"), args.GetString("tls-root-cert"),
+                     "", token};
+  options.worker_id = args.GetString("worker-id");
+  options.pending_dir = args.GetString("out");
+  options.max_games = args.GetInt("games");
+  options.seed = static_cast<uint64_t>(args.GetInt("seed"));
+  options.metrics_listen = args.GetString("metrics");
+  if (!args.GetString("evaluator").empty()) {
+    absl::StatusOr<std::shared_ptr<RemoteEvaluator>> remote =
+        ConnectEvaluator(config, args, evaluator_token);
+    if (!remote.ok()) return Fail(remote.status());
+    std::shared_ptr<RemoteEvaluator> shared = *remote;
+    options.evaluators = [shared] {
+      return GameModel(shared, shared->generation());
+    };
+  }
+  absl::Status s = RunWorker(config, options, &interrupted);
+  if (!s.ok()) return Fail(s);
+  return interrupted ? 130 : 0;
+}
+
 }  // namespace
 
 int Selfplay(const Argv& argv) {
@@ -158,7 +183,15 @@ int Selfplay(const Argv& argv) {
   args.AddString("evaluator-tls-root-cert", "",
                  "PEM file to verify --evaluator's TLS");
   args.AddInt("seed", 1, 0, INT64_MAX, "seed of the games' randomness");
+  args.AddString("metrics", "",
+                 "with --trainer, serve the worker's Prometheus metrics at "
+                 "http://HOST:PORT/metrics (port 0: any free port; default: "
+                 "none)");
   if (int code = ParseOrExit(args, argv); code >= 0) return code;
+  if (!args.GetString("metrics").empty() && args.GetString("trainer").empty()) {
+    return Fail(absl::InvalidArgumentError(
+        "selfplay: --metrics serves a worker's metrics and needs --trainer"));
+  }
   if (!IsSafeName(args.GetString("worker-id"))) {
     return Fail(absl::InvalidArgumentError(
         "selfplay: --worker-id may hold only letters, digits, '-', '_', '.'"));
@@ -180,25 +213,7 @@ int Selfplay(const Argv& argv) {
   if (!config.ok()) return Fail(config.status());
   StopOnSignals();
   if (!args.GetString("trainer").empty()) {
-    WorkerOptions options;
-    options.trainer = {args.GetString("trainer"),
-                       args.GetString("tls-root-cert"), "", *token};
-    options.worker_id = args.GetString("worker-id");
-    options.pending_dir = args.GetString("out");
-    options.max_games = args.GetInt("games");
-    options.seed = static_cast<uint64_t>(args.GetInt("seed"));
-    if (!args.GetString("evaluator").empty()) {
-      absl::StatusOr<std::shared_ptr<RemoteEvaluator>> remote =
-          ConnectEvaluator(*config, args, *evaluator_token);
-      if (!remote.ok()) return Fail(remote.status());
-      std::shared_ptr<RemoteEvaluator> shared = *remote;
-      options.evaluators = [shared] {
-        return GameModel(shared, shared->generation());
-      };
-    }
-    absl::Status s = RunWorker(*config, options, &interrupted);
-    if (!s.ok()) return Fail(s);
-    return interrupted ? 130 : 0;
+    return RunAsWorker(*config, args, *token, *evaluator_token);
   }
   return RunOffline(*config, args, *evaluator_token);
 }
