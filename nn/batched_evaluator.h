@@ -30,9 +30,6 @@
 
 namespace renju {
 
-// On a CPU host, one server thread per core with SetIntraOpThreads(1) and
-// max_batch_size about (callers / servers) was fastest on the 2-core
-// development machine (BENCHMARKS.md). A lone caller wants max_wait_us 0.
 // The Prometheus histograms an evaluator fills, when set; the registry
 // owns them, and one set may serve many evaluators in turn (a server's
 // hot-swapped models). RegisterEvaluatorMetrics names them.
@@ -46,6 +43,9 @@ struct EvaluatorMetrics {
 // Registers renju_evaluator_batch_size and renju_evaluator_latency_seconds.
 EvaluatorMetrics RegisterEvaluatorMetrics(MetricsRegistry& registry);
 
+// On a CPU host, one server thread per core with SetIntraOpThreads(1) and
+// max_batch_size about (callers / servers) was fastest on the 2-core
+// development machine (BENCHMARKS.md). A lone caller wants max_wait_us 0.
 struct BatchedEvaluatorOptions {
   // Most positions in one forward, 1..4096.
   int max_batch_size = 32;
