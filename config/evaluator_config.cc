@@ -24,10 +24,12 @@ absl::StatusOr<EvaluatorStackOptions> ToEvaluatorStackOptions(
 
 absl::StatusOr<std::unique_ptr<EvaluatorStack>> CreateEvaluatorStack(
     const pb::RunConfig& config, const pb::EvaluatorConfig& evaluator,
-    const std::string& checkpoint, uint64_t seed) {
+    const std::string& checkpoint, uint64_t seed,
+    const EvaluatorMetrics& metrics) {
   absl::StatusOr<EvaluatorStackOptions> options =
       ToEvaluatorStackOptions(config, evaluator);
   if (!options.ok()) return options.status();
+  options->batched.metrics = metrics;
   return EvaluatorStack::Create(*options, checkpoint, seed);
 }
 

@@ -19,10 +19,12 @@ absl::StatusOr<EvaluatorStackOptions> ToEvaluatorStackOptions(
     const pb::RunConfig& config, const pb::EvaluatorConfig& evaluator);
 
 // EvaluatorStack::Create with the options above: loads `checkpoint`, or
-// creates a fresh network seeded by `seed` when `checkpoint` is empty.
+// creates a fresh network seeded by `seed` when `checkpoint` is empty. Its
+// batches fill `metrics`' histograms when set.
 absl::StatusOr<std::unique_ptr<EvaluatorStack>> CreateEvaluatorStack(
     const pb::RunConfig& config, const pb::EvaluatorConfig& evaluator,
-    const std::string& checkpoint, uint64_t seed);
+    const std::string& checkpoint, uint64_t seed,
+    const EvaluatorMetrics& metrics = {});
 
 // Sets `config`'s board size and network shape (encoding version included)
 // to the checkpoint's, so a model played without a config that names its

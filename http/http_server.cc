@@ -49,6 +49,13 @@ void ServeWebPages(httplib::Server& server, const std::string& index_page) {
   });
 }
 
+void ServeMetrics(httplib::Server& server, const MetricsRegistry& registry) {
+  server.Get("/metrics",
+             [&registry](const httplib::Request&, httplib::Response& response) {
+               response.set_content(registry.Render(), kMetricsContentType);
+             });
+}
+
 void SetUpJsonServer(httplib::Server& server, const std::string& server_name,
                      size_t max_body_bytes) {
   server.set_payload_max_length(max_body_bytes);
@@ -160,6 +167,16 @@ void HttpListener::Stop() {
   if (!thread_.joinable()) return;
   server_->stop();
   thread_.join();
+}
+
+absl::StatusOr<std::unique_ptr<HttpListener>> StartMetricsListener(
+    const MetricsRegistry& registry, const std::string& listen,
+    const std::string& flag) {
+  auto server = std::make_unique<httplib::Server>();
+  // Prometheus sends no body; anything else is a JSON 404.
+  SetUpJsonServer(*server, flag, 4096);
+  ServeMetrics(*server, registry);
+  return HttpListener::Start(std::move(server), listen, flag);
 }
 
 }  // namespace renju

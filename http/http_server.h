@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/metrics.h"
 
 namespace renju {
 
@@ -29,6 +30,11 @@ void ReplyJsonError(httplib::Response& response, int status,
 // GET routes for the compiled-in pages; "/" is `index_page` (a path such
 // as "/index.html"). Anything else is a 404 in JSON.
 void ServeWebPages(httplib::Server& server, const std::string& index_page);
+
+// GET /metrics: `registry` rendered in Prometheus' text format
+// (base/metrics.h). `registry` must outlive the server. Who may read it is
+// the caller's rule (its pre-routing handler), as for its other routes.
+void ServeMetrics(httplib::Server& server, const MetricsRegistry& registry);
 
 // Sets what every JSON server here shares: bodies over `max_body_bytes`
 // refused unread (400 naming the limit); httplib's own refusals (no route)
@@ -82,6 +88,14 @@ class HttpListener {
   int port_ = 0;
   std::thread thread_;  // runs server_'s accept loop
 };
+
+// A plain HTTP server answering only GET /metrics (ServeMetrics), on
+// `listen` (HOST:PORT; port 0: any free port): a process without an HTTP
+// side of its own, such as a worker's `--metrics`. `flag` names the option
+// in errors.
+absl::StatusOr<std::unique_ptr<HttpListener>> StartMetricsListener(
+    const MetricsRegistry& registry, const std::string& listen,
+    const std::string& flag);
 
 }  // namespace renju
 

@@ -116,6 +116,43 @@ size_t HttpFrontend::BodyLimit(const std::string& path) const {
              : std::max(limit->second, kMaxHttpBodyBytes);
 }
 
+bool HttpFrontend::RefusedBeforeRouting(const httplib::Request& request,
+                                        httplib::Response& response) const {
+  const bool metrics = request.path == "/metrics";
+  if (!absl::StartsWith(request.path, "/api/") && !metrics) {
+    return false;
+  }
+  if (!Authorized(request)) {
+    ReplyError(response, 401,
+               {"", absl::StrCat("missing or wrong \"Authorization: Bearer "
+                                 "<token>\" header (",
+                                 metrics ? "a Prometheus scrape config sets it "
+                                           "with authorization: "
+                                           "credentials_file"
+                                         : "open the page as /#token=<token>",
+                                 ")")});
+    return true;
+  }
+  if (request.method == "POST" &&
+      !IsJsonContentType(request.get_header_value("Content-Type"))) {
+    ReplyError(
+        response, 415,
+        {"", absl::StrCat("the body must be sent with "
+                          "\"Content-Type: application/json\", "
+                          "not \"",
+                          request.get_header_value("Content-Type"), "\"")});
+    return true;
+  }
+  size_t length = 0;
+  if (request.method == "POST" && request.has_header("Content-Length") &&
+      absl::SimpleAtoi(request.get_header_value("Content-Length"), &length) &&
+      length > BodyLimit(request.path)) {
+    ReplyError(response, 400, BodyTooLarge(BodyLimit(request.path)));
+    return true;
+  }
+  return false;
+}
+
 void HttpFrontend::AddRoutes(httplib::Server& server) {
   // httplib has one limit for every route: the largest, and each path's
   // own is checked here, from the body's stated length before httplib
@@ -125,37 +162,12 @@ void HttpFrontend::AddRoutes(httplib::Server& server) {
     largest = std::max(largest, limit);
   }
   SetUpJsonServer(server, "serve --http", largest);
-  server.set_pre_routing_handler([this](const httplib::Request& request,
-                                        httplib::Response& response) {
-    if (!absl::StartsWith(request.path, "/api/")) {
-      return httplib::Server::HandlerResponse::Unhandled;
-    }
-    if (!Authorized(request)) {
-      ReplyError(response, 401,
-                 {"",
-                  "missing or wrong \"Authorization: Bearer <token>\" "
-                  "header (open the page as /#token=<token>)"});
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    if (request.method == "POST" &&
-        !IsJsonContentType(request.get_header_value("Content-Type"))) {
-      ReplyError(
-          response, 415,
-          {"", absl::StrCat("the body must be sent with "
-                            "\"Content-Type: application/json\", "
-                            "not \"",
-                            request.get_header_value("Content-Type"), "\"")});
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    size_t length = 0;
-    if (request.method == "POST" && request.has_header("Content-Length") &&
-        absl::SimpleAtoi(request.get_header_value("Content-Length"), &length) &&
-        length > BodyLimit(request.path)) {
-      ReplyError(response, 400, BodyTooLarge(BodyLimit(request.path)));
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    return httplib::Server::HandlerResponse::Unhandled;
-  });
+  server.set_pre_routing_handler(
+      [this](const httplib::Request& request, httplib::Response& response) {
+        return RefusedBeforeRouting(request, response)
+                   ? httplib::Server::HandlerResponse::Handled
+                   : httplib::Server::HandlerResponse::Unhandled;
+      });
   server.Post("/api/position", [this](const httplib::Request& request,
                                       httplib::Response& response) {
     HandlePosition(request, response);
@@ -164,8 +176,10 @@ void HttpFrontend::AddRoutes(httplib::Server& server) {
                                      httplib::Response& response) {
     HandleSuggest(request, response);
   });
-  // Other pages' routes (a run page) before the catch-all page route.
+  // Other pages' routes (a run page) and the metrics before the catch-all
+  // page route.
   if (options_.add_routes) options_.add_routes(server);
+  if (options_.metrics != nullptr) ServeMetrics(server, *options_.metrics);
   ServeWebPages(server, "/index.html");
 }
 

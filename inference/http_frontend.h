@@ -11,12 +11,13 @@
 //     counts on its own in the per-client search limit. /api/position
 //     needs no network and answers from rules/ directly.
 //
-// Every request under /api/ must carry "Authorization: Bearer <token>" when
-// the server has a token; the page itself is public (it holds no secret and
-// sends the token it is given in its address's #token=...). A POST to the
-// API must say "Content-Type: application/json": a form or text/plain POST,
-// which any web page may send to any address without asking (no CORS
-// preflight), gets 415. Bad input gets HTTP 400 with {"error": ...,
+// Every request under /api/, and GET /metrics (the server's Prometheus
+// metrics, when the options give a registry), must carry "Authorization:
+// Bearer <token>" when the server has a token; the page itself is public (it
+// holds no secret and sends the token it is given in its address's #token=...).
+// A POST to the API must say "Content-Type: application/json": a form or
+// text/plain POST, which any web page may send to any address without asking
+// (no CORS preflight), gets 415. Bad input gets HTTP 400 with {"error": ...,
 // "field": ...}; bodies over kMaxHttpBodyBytes (or a larger limit the
 // options give a path, e.g. /api/records for record files) get 400 too,
 // unread when they say their length.
@@ -37,6 +38,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "base/metrics.h"
 #include "inference/move_suggester.h"
 #include "proto/config.pb.h"
 
@@ -56,7 +58,9 @@ inline constexpr std::chrono::seconds kSuggestDeadlineSlack{3};
 
 struct HttpFrontendOptions {
   std::string listen;  // HOST:PORT; port 0: any free port
-  std::string token;   // required on /api/; empty: none
+  std::string token;   // required on /api/ and /metrics; empty: none
+  // Served at GET /metrics when set; must outlive the frontend.
+  const MetricsRegistry* metrics = nullptr;
   // Adds other routes, e.g. a run's page (trainer/run_page.h); the token
   // applies to theirs under /api/ too. Optional.
   std::function<void(httplib::Server&)> add_routes;
@@ -94,6 +98,10 @@ class HttpFrontend {
                const HttpFrontendOptions& options);
   void AddRoutes(httplib::Server& server);
   bool Authorized(const httplib::Request& request) const;
+  // Answers a request refused before its route (no token, a POST that is
+  // not JSON, a body over its limit) and returns true; false lets it on.
+  bool RefusedBeforeRouting(const httplib::Request& request,
+                            httplib::Response& response) const;
   // The largest body `path` takes: kMaxHttpBodyBytes unless body_limits
   // says more.
   size_t BodyLimit(const std::string& path) const;

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/file_util.h"
 #include "base/logging.h"
+#include "base/metrics.h"
 #include "inference/http_frontend.h"
 #include "inference/inference_service.h"
 #include "records/record_api.h"
@@ -21,6 +22,14 @@ namespace renju {
 namespace {
 
 std::atomic<bool> interrupted{false};
+
+// The server's Prometheus metrics (served at /metrics on the HTTP side):
+// its evaluator's batches, and Suggest's latency and errors.
+struct ServerMetrics {
+  MetricsRegistry registry;
+  EvaluatorMetrics evaluator = RegisterEvaluatorMetrics(registry);
+  SuggestMetrics suggest = RegisterSuggestMetrics(registry);
+};
 
 void OnSignal(int) { interrupted = true; }
 
@@ -52,11 +61,13 @@ void CapMallocArenas() {
 // is not up yet or has no model.
 absl::StatusOr<std::shared_ptr<const ServedModel>> FirstTrainerModel(
     const pb::RunConfig& config, TrainerClient& trainer,
-    const std::string& model_dir) {
+    const std::string& model_dir, const EvaluatorMetrics& metrics) {
   int64_t backoff_ms = 200;
   for (;;) {
     absl::StatusOr<pb::ModelInfo> info = trainer.GetCurrentModel();
-    if (info.ok()) return FetchServedModel(config, trainer, *info, model_dir);
+    if (info.ok()) {
+      return FetchServedModel(config, trainer, *info, model_dir, metrics);
+    }
     RENJU_LOG(INFO) << "waiting for the trainer: " << info.status().message();
     if (!SleepUnlessInterrupted(backoff_ms)) {
       return absl::CancelledError("stopped before the trainer had a model");
@@ -80,10 +91,11 @@ absl::Status Announce(const InferenceServerOptions& options,
 // own routes. Announces "http on http://HOST:PORT/" (https with the TLS files).
 absl::StatusOr<std::unique_ptr<HttpFrontend>> StartHttp(
     const pb::RunConfig& config, const InferenceServerOptions& options,
-    MoveSuggester& suggester) {
+    MoveSuggester& suggester, const MetricsRegistry& metrics) {
   HttpFrontendOptions http_options;
   http_options.listen = options.http_listen;
   http_options.token = options.token;
+  http_options.metrics = &metrics;
   http_options.add_routes =
       [routes = options.http_routes](httplib::Server& http_server) {
         AddRecordRoutes(http_server);
@@ -107,12 +119,20 @@ absl::StatusOr<std::unique_ptr<HttpFrontend>> StartHttp(
 absl::Status RunServer(const pb::RunConfig& config,
                        const InferenceServerOptions& options,
                        std::shared_ptr<const ServedModel> model,
-                       std::unique_ptr<TrainerClient> trainer) {
+                       std::unique_ptr<TrainerClient> trainer,
+                       ServerMetrics& metrics) {
   InferenceServiceOptions service_options;
   service_options.token = options.token;
   service_options.seed = options.seed;
+  service_options.suggest_metrics = metrics.suggest;
   InferenceService service(config, std::move(model), trainer.get(),
                            service_options);
+  // Read only by the HTTP side, which stops before `service` goes.
+  metrics.registry.AddGaugeFunction(
+      "renju_server_generation", "The generation of the served model.",
+      [&service] {
+        return static_cast<double>(service.model()->info.generation());
+      });
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
       MakeServerCredentials(options.tls);
   if (!credentials.ok()) return credentials.status();
@@ -124,8 +144,8 @@ absl::Status RunServer(const pb::RunConfig& config,
   server.GetHealthCheckService()->SetServingStatus(true);
   std::unique_ptr<ModelUpdater> updater;
   if (trainer) {
-    updater = std::make_unique<ModelUpdater>(config, *trainer, service,
-                                             options.model_dir);
+    updater = std::make_unique<ModelUpdater>(
+        config, *trainer, service, options.model_dir, metrics.evaluator);
     updater->Start();
   }
   const std::string address = BoundAddress(options.listen, started->port);
@@ -136,7 +156,7 @@ absl::Status RunServer(const pb::RunConfig& config,
   std::unique_ptr<HttpFrontend> http;
   if (!options.http_listen.empty()) {
     absl::StatusOr<std::unique_ptr<HttpFrontend>> started_http =
-        StartHttp(config, options, service.suggester());
+        StartHttp(config, options, service.suggester(), metrics.registry);
     if (!started_http.ok()) return started_http.status();
     http = *std::move(started_http);
   }
@@ -160,6 +180,8 @@ absl::Status RunInferenceServer(const pb::RunConfig& config,
   std::signal(SIGTERM, OnSignal);
   CapMallocArenas();
 
+  // Before the models, whose evaluators fill it, and so gone after them.
+  ServerMetrics metrics;
   std::unique_ptr<TrainerClient> trainer;
   absl::StatusOr<std::shared_ptr<const ServedModel>> model;
   if (!options.trainer.address.empty()) {
@@ -167,13 +189,16 @@ absl::Status RunInferenceServer(const pb::RunConfig& config,
         TrainerClient::Create(options.trainer);
     if (!client.ok()) return client.status();
     trainer = std::move(*client);
-    model = FirstTrainerModel(config, *trainer, options.model_dir);
+    model = FirstTrainerModel(config, *trainer, options.model_dir,
+                              metrics.evaluator);
   } else {
     model = LoadServedModel(config, options.model,
-                            static_cast<uint64_t>(config.seed()));
+                            static_cast<uint64_t>(config.seed()),
+                            /*trainer_info=*/nullptr, metrics.evaluator);
   }
   if (!model.ok()) return model.status();
-  return RunServer(config, options, *std::move(model), std::move(trainer));
+  return RunServer(config, options, *std::move(model), std::move(trainer),
+                   metrics);
 }
 
 }  // namespace renju

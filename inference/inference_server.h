@@ -2,8 +2,9 @@
 // inference_service.h on a gRPC port with the standard health service,
 // serving a checkpoint or the trainer's best model and switching to each
 // new best as the trainer registers it; optionally the board page and its
-// JSON API over HTTP as well. Prints "listening on HOST:PORT" once it
-// serves (then "http on http://HOST:PORT/" with HTTP), so a launcher or
+// JSON API over HTTP as well, with the server's Prometheus metrics at
+// /metrics (behind the token, as the API is). Prints "listening on HOST:PORT"
+// once it serves (then "http on http://HOST:PORT/" with HTTP), so a launcher or
 // test can ask for port 0 and read the port back.
 #ifndef RENJU_INFERENCE_INFERENCE_SERVER_H_
 #define RENJU_INFERENCE_INFERENCE_SERVER_H_

@@ -104,7 +104,8 @@ InferenceService::InferenceService(const pb::RunConfig& config,
     : config_(config),
       trainer_(trainer),
       options_(options),
-      suggester_(config, std::move(model), options.seed) {
+      suggester_(config, std::move(model), options.seed,
+                 options.suggest_metrics) {
   if (!options_.token.empty()) tokens_[options_.token] = "client";
   const pb::EvaluatorConfig& evaluator = config_.server().evaluator();
   pool_ = std::make_unique<TaskPool>(

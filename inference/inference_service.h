@@ -40,6 +40,8 @@ struct InferenceServiceOptions {
   std::string token;
   // Seeds the searches' randomness (request n uses stream n).
   uint64_t seed = 1;
+  // Suggest's latency and errors, when set (MoveSuggester).
+  SuggestMetrics suggest_metrics;
 };
 
 // The key a Suggest counts under in server.max_searches_per_client: the
@@ -101,8 +103,10 @@ class ModelUpdater {
  public:
   // `trainer` and `service` are not owned and must outlive the updater.
   // Fetched model files go to `model_dir` (created if missing).
+  // Each new model's evaluator fills `metrics`' histograms when set.
   ModelUpdater(const pb::RunConfig& config, TrainerClient& trainer,
-               InferenceService& service, std::string model_dir);
+               InferenceService& service, std::string model_dir,
+               const EvaluatorMetrics& metrics = {});
   // Stops the polling thread.
   ~ModelUpdater();
 
@@ -121,6 +125,7 @@ class ModelUpdater {
   TrainerClient& trainer_;
   InferenceService& service_;
   const std::string model_dir_;
+  const EvaluatorMetrics metrics_;
   Notification stop_;  // cuts the poller's sleep short
   std::thread poller_;
 };

@@ -25,11 +25,13 @@ void ReleaseFreeMemory() {
 }  // namespace
 
 ModelUpdater::ModelUpdater(const pb::RunConfig& config, TrainerClient& trainer,
-                           InferenceService& service, std::string model_dir)
+                           InferenceService& service, std::string model_dir,
+                           const EvaluatorMetrics& metrics)
     : config_(config),
       trainer_(trainer),
       service_(service),
-      model_dir_(std::move(model_dir)) {}
+      model_dir_(std::move(model_dir)),
+      metrics_(metrics) {}
 
 ModelUpdater::~ModelUpdater() { Stop(); }
 
@@ -42,7 +44,7 @@ absl::StatusOr<bool> ModelUpdater::Update() {
     return false;
   }
   absl::StatusOr<std::shared_ptr<const ServedModel>> model =
-      FetchServedModel(config_, trainer_, *info, model_dir_);
+      FetchServedModel(config_, trainer_, *info, model_dir_, metrics_);
   if (!model.ok()) return model.status();
   service_.SwapModel(*std::move(model));
   return true;

@@ -1,6 +1,7 @@
 #include "inference/move_suggester.h"
 
 #include <algorithm>
+#include <chrono>
 #include <optional>
 #include <utility>
 
@@ -206,11 +207,31 @@ absl::StatusOr<pb::SuggestResponse> SuggestOpening(
 
 }  // namespace
 
+SuggestMetrics RegisterSuggestMetrics(MetricsRegistry& registry) {
+  SuggestMetrics metrics;
+  metrics.latency_seconds = &registry.AddHistogram(
+      "renju_server_suggest_latency_seconds",
+      "Suggest calls (gRPC and HTTP /api/suggest), answered or not, from "
+      "their start to their answer.",
+      ExponentialBuckets(0.001, 2, 17));  // 1 ms .. 65 s (max_time_ms: 60 s)
+  metrics.errors = &registry.AddCounterFamily(
+      "renju_server_suggest_errors_total",
+      "Suggest calls that failed, by status code.", {"code"});
+  for (absl::StatusCode code :
+       {absl::StatusCode::kInvalidArgument,
+        absl::StatusCode::kResourceExhausted,
+        absl::StatusCode::kDeadlineExceeded, absl::StatusCode::kCancelled}) {
+    metrics.errors->WithLabels({absl::StatusCodeToString(code)});
+  }
+  return metrics;
+}
+
 MoveSuggester::MoveSuggester(const pb::RunConfig& config,
                              std::shared_ptr<const ServedModel> model,
-                             uint64_t seed)
+                             uint64_t seed, const SuggestMetrics& metrics)
     : config_(config),
       seed_(seed),
+      metrics_(metrics),
       limiter_(config.server().max_searches_per_client(),
                config.server().max_searches()),
       model_(std::move(model)) {
@@ -241,6 +262,25 @@ std::shared_ptr<const ServedModel> MoveSuggester::model() const {
 }
 
 absl::StatusOr<pb::SuggestResponse> MoveSuggester::Suggest(
+    const pb::SuggestRequest& query, const std::string& client,
+    const SuggestStop& stop) {
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<pb::SuggestResponse> response =
+      SuggestUnmeasured(query, client, stop);
+  if (metrics_.latency_seconds != nullptr) {
+    metrics_.latency_seconds->Observe(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
+  }
+  if (metrics_.errors != nullptr && !response.ok()) {
+    metrics_.errors
+        ->WithLabels({absl::StatusCodeToString(response.status().code())})
+        .Increment();
+  }
+  return response;
+}
+
+absl::StatusOr<pb::SuggestResponse> MoveSuggester::SuggestUnmeasured(
     const pb::SuggestRequest& query, const std::string& client,
     const SuggestStop& stop) {
   // Refused at once, not queued: a client over its share waits on no one.

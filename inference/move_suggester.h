@@ -24,6 +24,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "base/metrics.h"
 #include "inference/request_limiter.h"
 #include "inference/served_model.h"
 #include "inference/tree_cache.h"
@@ -43,13 +44,28 @@ struct SuggestStop {
   std::function<bool()> cancelled;
 };
 
+// What Suggest counts for Prometheus, when set; the registry owns them.
+struct SuggestMetrics {
+  // Every Suggest call, answered or not, from its start to its answer.
+  Histogram* latency_seconds = nullptr;
+  // Failed calls by `code`, the absl::StatusCode's name
+  // ("INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", ...).
+  CounterFamily* errors = nullptr;
+};
+
+// Registers renju_server_suggest_latency_seconds and
+// renju_server_suggest_errors_total (each code Suggest returns at 0).
+SuggestMetrics RegisterSuggestMetrics(MetricsRegistry& registry);
+
 class MoveSuggester {
  public:
   // `config` must be valid (ValidateRunConfig); its `server` part sets the
   // search, the tree cache and the search limits. `seed` seeds the
-  // searches' randomness (request n uses stream n).
+  // searches' randomness (request n uses stream n). `metrics`, when set,
+  // must outlive the suggester.
   MoveSuggester(const pb::RunConfig& config,
-                std::shared_ptr<const ServedModel> model, uint64_t seed);
+                std::shared_ptr<const ServedModel> model, uint64_t seed,
+                const SuggestMetrics& metrics = {});
   ~MoveSuggester();
 
   void SwapModel(std::shared_ptr<const ServedModel> model);
@@ -68,12 +84,17 @@ class MoveSuggester {
                                               const SuggestStop& stop);
 
  private:
+  // Suggest without the metrics.
+  absl::StatusOr<pb::SuggestResponse> SuggestUnmeasured(
+      const pb::SuggestRequest& query, const std::string& client,
+      const SuggestStop& stop);
   absl::StatusOr<pb::SuggestResponse> SuggestMove(
       const pb::SuggestRequest& query,
       const std::shared_ptr<const ServedModel>& model, const SuggestStop& stop);
 
   const pb::RunConfig config_;
   const uint64_t seed_;
+  const SuggestMetrics metrics_;
   std::unique_ptr<TreeCache> tree_cache_;  // null: tree reuse off
   RequestLimiter limiter_;                 // server.max_searches(_per_client)
   std::atomic<uint64_t> requests_{0};

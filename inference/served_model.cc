@@ -15,7 +15,7 @@ namespace renju {
 
 absl::StatusOr<std::shared_ptr<const ServedModel>> LoadServedModel(
     const pb::RunConfig& config, const std::string& path, uint64_t seed,
-    const pb::ModelInfo* trainer_info) {
+    const pb::ModelInfo* trainer_info, const EvaluatorMetrics& metrics) {
   auto model = std::make_shared<ServedModel>();
   CheckpointInfo checkpoint;
   if (!path.empty()) {
@@ -38,8 +38,8 @@ absl::StatusOr<std::shared_ptr<const ServedModel>> LoadServedModel(
   }
   model->info.set_status("serving");
   model->variants = checkpoint.variants;
-  absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack =
-      CreateEvaluatorStack(config, config.server().evaluator(), path, seed);
+  absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack = CreateEvaluatorStack(
+      config, config.server().evaluator(), path, seed, metrics);
   if (!stack.ok()) return stack.status();
   model->stack = std::move(*stack);
   return std::shared_ptr<const ServedModel>(std::move(model));
@@ -47,7 +47,8 @@ absl::StatusOr<std::shared_ptr<const ServedModel>> LoadServedModel(
 
 absl::StatusOr<std::shared_ptr<const ServedModel>> FetchServedModel(
     const pb::RunConfig& config, TrainerClient& trainer,
-    const pb::ModelInfo& info, const std::string& model_dir) {
+    const pb::ModelInfo& info, const std::string& model_dir,
+    const EvaluatorMetrics& metrics) {
   std::error_code error;
   std::filesystem::create_directories(model_dir, error);
   if (error) {
@@ -62,7 +63,8 @@ absl::StatusOr<std::shared_ptr<const ServedModel>> FetchServedModel(
   if (!fetched.ok()) return fetched.status();
   absl::StatusOr<std::shared_ptr<const ServedModel>> model = LoadServedModel(
       config, path,
-      static_cast<uint64_t>(config.seed()) ^ fetched->generation(), &*fetched);
+      static_cast<uint64_t>(config.seed()) ^ fetched->generation(), &*fetched,
+      metrics);
   // The weights are in memory now; the trainer keeps the file.
   std::filesystem::remove(path, error);
   return model;

@@ -33,16 +33,19 @@ struct ServedModel {
 // Loads the checkpoint at `path` with config.server().evaluator(), or a
 // fresh network of the config's shape seeded by `seed` when `path` is
 // empty. The ModelInfo comes from the checkpoint's metadata and the file's
-// SHA-256; `trainer_info`, when given, supplies the registry's fields.
+// SHA-256; `trainer_info`, when given, supplies the registry's fields. Its
+// evaluator fills `metrics`' histograms when set.
 absl::StatusOr<std::shared_ptr<const ServedModel>> LoadServedModel(
     const pb::RunConfig& config, const std::string& path, uint64_t seed,
-    const pb::ModelInfo* trainer_info = nullptr);
+    const pb::ModelInfo* trainer_info = nullptr,
+    const EvaluatorMetrics& metrics = {});
 
 // Downloads the generation `info` names from the trainer into `model_dir`
 // (created if missing; the file is removed once loaded) and loads it.
 absl::StatusOr<std::shared_ptr<const ServedModel>> FetchServedModel(
     const pb::RunConfig& config, TrainerClient& trainer,
-    const pb::ModelInfo& info, const std::string& model_dir);
+    const pb::ModelInfo& info, const std::string& model_dir,
+    const EvaluatorMetrics& metrics = {});
 
 // The game of a request's `position`, checked against what `model` plays:
 // its board size and variants, and a game not yet over. Every error is

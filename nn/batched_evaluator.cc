@@ -19,6 +19,19 @@ struct BatchedEvaluator::Request : PendingEvaluation {
   float wdl_logits[3] = {0, 0, 0};
 };
 
+EvaluatorMetrics RegisterEvaluatorMetrics(MetricsRegistry& registry) {
+  EvaluatorMetrics metrics;
+  metrics.batch_size = &registry.AddHistogram(
+      "renju_evaluator_batch_size", "Positions in each network forward.",
+      ExponentialBuckets(1, 2, 13));  // 1 .. 4096, the largest batch
+  metrics.latency_seconds = &registry.AddHistogram(
+      "renju_evaluator_latency_seconds",
+      "Time from a caller queueing its positions to their evaluations "
+      "arriving: the wait for a batch and the forward.",
+      ExponentialBuckets(0.0001, 2, 17));  // 100 us .. 6.5 s
+  return metrics;
+}
+
 absl::StatusOr<std::unique_ptr<BatchedEvaluator>> BatchedEvaluator::Create(
     std::vector<std::unique_ptr<Model>> models,
     const BatchedEvaluatorOptions& options) {
@@ -101,8 +114,10 @@ absl::Status BatchedEvaluator::Evaluate(Game& game, Evaluation& out) {
   planes.resize(EncodedSize(config_.board_size, config_.encoding_version));
   Request request;
   Prepare(game, planes.data(), out, request);
+  const auto start = std::chrono::steady_clock::now();
   if (absl::Status s = queue_.Push(&request); !s.ok()) return s;
   request.done.WaitForNotification();
+  ObserveLatency(start);
   return Finish(request, planes.data(), config_.board_size * config_.board_size,
                 out);
 }
@@ -127,6 +142,7 @@ absl::Status BatchedEvaluator::EvaluateBatch(
     Prepare(*games[i], planes.data() + encoded * i, *outs[i], requests[i]);
     pending[i] = &requests[i];
   }
+  const auto start = std::chrono::steady_clock::now();
   if (absl::Status s = queue_.PushBatch(pending); !s.ok()) return s;
   const int area = config_.board_size * config_.board_size;
   absl::Status status;
@@ -136,6 +152,7 @@ absl::Status BatchedEvaluator::EvaluateBatch(
     status.Update(
         Finish(requests[i], planes.data() + encoded * i, area, *outs[i]));
   }
+  ObserveLatency(start);
   return status;
 }
 
@@ -160,6 +177,14 @@ BatchedEvaluatorStats BatchedEvaluator::stats() const {
   return stats;
 }
 
+void BatchedEvaluator::ObserveLatency(
+    std::chrono::steady_clock::time_point start) const {
+  if (options_.metrics.latency_seconds == nullptr) return;
+  options_.metrics.latency_seconds->Observe(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count());
+}
+
 void BatchedEvaluator::Serve(Model& model) {
   const int max = options_.max_batch_size;
   std::vector<PendingEvaluation*> batch;
@@ -176,6 +201,9 @@ void BatchedEvaluator::RunBatch(Model& model,
                                 std::vector<float>& policy,
                                 std::vector<float>& wdl) {
   const int n = batch.size();
+  if (options_.metrics.batch_size != nullptr) {
+    options_.metrics.batch_size->Observe(n);
+  }
   const int input_floats = model.input_floats();
   const int area = model.policy_size();
   for (int i = 0; i < n; ++i) {

@@ -15,6 +15,7 @@
 #ifndef RENJU_NN_BATCHED_EVALUATOR_H_
 #define RENJU_NN_BATCHED_EVALUATOR_H_
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -22,11 +23,25 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "base/metrics.h"
 #include "nn/model.h"
 #include "search/evaluation_queue.h"
 #include "search/evaluator.h"
 
 namespace renju {
+
+// The Prometheus histograms an evaluator fills, when set; the registry
+// owns them, and one set may serve many evaluators in turn (a server's
+// hot-swapped models). RegisterEvaluatorMetrics names them.
+struct EvaluatorMetrics {
+  Histogram* batch_size = nullptr;  // positions per forward
+  // Each Evaluate or EvaluateBatch call, from queueing its positions to
+  // their delivery: the wait for a batch and the forward.
+  Histogram* latency_seconds = nullptr;
+};
+
+// Registers renju_evaluator_batch_size and renju_evaluator_latency_seconds.
+EvaluatorMetrics RegisterEvaluatorMetrics(MetricsRegistry& registry);
 
 // On a CPU host, one server thread per core with SetIntraOpThreads(1) and
 // max_batch_size about (callers / servers) was fastest on the 2-core
@@ -37,6 +52,8 @@ struct BatchedEvaluatorOptions {
   // How long a server waits for a batch to fill after its first request
   // arrived, in microseconds, 0..1000000. Short batches run after this.
   int max_wait_us = 1000;
+  // Observed when set; must outlive the evaluator.
+  EvaluatorMetrics metrics;
 };
 
 struct BatchedEvaluatorStats {
@@ -94,6 +111,8 @@ class BatchedEvaluator : public Evaluator {
   static absl::Status Finish(const Request& request, const float* planes,
                              int area, Evaluation& out);
   void Serve(Model& model);
+  // Into metrics.latency_seconds, when set: the time since `start`.
+  void ObserveLatency(std::chrono::steady_clock::time_point start) const;
   void RunBatch(Model& model, const std::vector<PendingEvaluation*>& batch,
                 std::vector<float>& inputs, std::vector<float>& policy,
                 std::vector<float>& wdl);

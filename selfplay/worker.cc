@@ -11,7 +11,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
 #include "base/logging.h"
+#include "base/metrics.h"
 #include "config/evaluator_config.h"
+#include "http/http_server.h"
 #include "rpc/trainer_client.h"
 #include "selfplay/game_directory.h"
 #include "selfplay/selfplay_runner.h"
@@ -32,14 +34,48 @@ bool SleepUnlessStopped(int64_t ms, const std::atomic<bool>* stop) {
   return !stop->load();
 }
 
+// What the worker counts for Prometheus; the registry owns them.
+struct WorkerMetrics {
+  explicit WorkerMetrics(MetricsRegistry& registry)
+      : games_finished(registry.AddCounter("renju_worker_games_finished_total",
+                                           "Self-play games finished.")),
+        games_delivered(registry.AddCounter(
+            "renju_worker_games_delivered_total",
+            "Games the trainer acknowledged (stored, duplicate or rejected).")),
+        games_rejected(
+            registry.AddCounter("renju_worker_games_rejected_total",
+                                "Games the trainer acknowledged as rejected.")),
+        upload_failures(registry.AddCounter(
+            "renju_worker_upload_failures_total",
+            "Uploads that failed (the games are kept and sent again).")),
+        generation(registry.AddGauge(
+            "renju_worker_generation",
+            "The generation the worker plays with its own network.")),
+        paused(registry.AddGauge(
+            "renju_worker_paused",
+            "1 while the trainer asks for no new games, else 0.")),
+        evaluator(RegisterEvaluatorMetrics(registry)) {}
+
+  Counter& games_finished;
+  Counter& games_delivered;
+  Counter& games_rejected;
+  Counter& upload_failures;
+  Gauge& generation;
+  Gauge& paused;
+  EvaluatorMetrics evaluator;
+};
+
 class Worker {
  public:
+  // `metrics` must outlive the worker.
   Worker(const pb::RunConfig& config, const WorkerOptions& options,
-         std::unique_ptr<TrainerClient> client, GameDirectory pending)
+         std::unique_ptr<TrainerClient> client, GameDirectory pending,
+         WorkerMetrics& metrics)
       : config_(config),
         options_(options),
         client_(std::move(client)),
         pending_(std::move(pending)),
+        metrics_(metrics),
         rng_(options.seed, 0x77) {}
 
   absl::Status Run(const std::atomic<bool>* external_stop);
@@ -57,6 +93,10 @@ class Worker {
   // Returns the number acknowledged.
   int64_t UploadPending();
   void UploadLoop();
+  // The reporter's line every 10 s.
+  void LogProgress(const SelfplayTally& tally);
+  // A finished game into the pending folder, until the trainer has it.
+  absl::Status KeepGame(const pb::GameRecord& game);
 
   std::shared_ptr<EvaluatorStack> current() {
     absl::MutexLock lock(&mutex_);
@@ -67,6 +107,7 @@ class Worker {
   const WorkerOptions& options_;
   std::unique_ptr<TrainerClient> client_;
   GameDirectory pending_;
+  WorkerMetrics& metrics_;
   Random rng_;
   std::atomic<bool> stop_{false};
   std::atomic<int64_t> delivered_{0};
@@ -86,9 +127,9 @@ absl::StatusOr<std::shared_ptr<EvaluatorStack>> Worker::FetchAndLoad(
   absl::StatusOr<pb::ModelInfo> fetched =
       client_->FetchModel(info.generation(), path);
   if (!fetched.ok()) return fetched.status();
-  absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack =
-      CreateEvaluatorStack(config_, config_.selfplay().evaluator(), path,
-                           options_.seed + info.generation());
+  absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack = CreateEvaluatorStack(
+      config_, config_.selfplay().evaluator(), path,
+      options_.seed + info.generation(), metrics_.evaluator);
   if (!stack.ok()) return stack.status();
   return std::shared_ptr<EvaluatorStack>(std::move(*stack));
 }
@@ -103,6 +144,7 @@ absl::Status Worker::LoadFirstModel() {
       if (stack.ok()) {
         absl::MutexLock lock(&mutex_);
         current_ = *stack;
+        metrics_.generation.Set(info->generation());
         RENJU_LOG(INFO) << options_.worker_id << ": playing generation "
                         << info->generation();
         return absl::OkStatus();
@@ -144,6 +186,7 @@ void Worker::PollModels() {
     }
     absl::MutexLock lock(&mutex_);
     current_ = *stack;
+    metrics_.generation.Set(info->generation());
     RENJU_LOG(INFO) << options_.worker_id << ": switched to generation "
                     << info->generation();
   }
@@ -164,6 +207,7 @@ void Worker::FollowPacing() {
     absl::StatusOr<pb::TrainerStatus> status = client_->GetStatus();
     const bool paused = status.ok() && status->selfplay_paused();
     paused_ = paused;
+    metrics_.paused.Set(paused ? 1 : 0);
     if (paused != was_paused) {
       RENJU_LOG(INFO) << options_.worker_id
                       << (paused
@@ -173,6 +217,7 @@ void Worker::FollowPacing() {
     }
   }
   paused_ = false;
+  metrics_.paused.Set(0);
 }
 
 int64_t Worker::UploadPending() {
@@ -200,6 +245,7 @@ int64_t Worker::UploadPending() {
     absl::StatusOr<std::vector<pb::GameAck>> acks =
         client_->UploadGames(options_.worker_id, games);
     if (!acks.ok()) {
+      metrics_.upload_failures.Increment();
       RENJU_LOG(WARNING) << options_.worker_id << ": upload failed, "
                          << uids->size() - start
                          << " games kept: " << acks.status().message();
@@ -207,6 +253,7 @@ int64_t Worker::UploadPending() {
     }
     for (const pb::GameAck& ack : *acks) {
       if (ack.outcome() == pb::GameAck::REJECTED) {
+        metrics_.games_rejected.Increment();
         RENJU_LOG(ERROR) << options_.worker_id << ": trainer rejected "
                          << ack.uid() << ": " << ack.reason();
       }
@@ -223,12 +270,34 @@ void Worker::UploadLoop() {
   int64_t backoff_ms = 500;
   for (;;) {
     const int64_t acknowledged = UploadPending();
-    if (acknowledged > 0) delivered_ += acknowledged;
+    if (acknowledged > 0) {
+      delivered_ += acknowledged;
+      metrics_.games_delivered.Increment(acknowledged);
+    }
     const bool failed = acknowledged < 0;
     if (stop_.load()) return;
     backoff_ms = failed ? std::min<int64_t>(backoff_ms * 2, 10000) : 500;
     if (!SleepUnlessStopped(backoff_ms, &stop_)) return;
   }
+}
+
+void Worker::LogProgress(const SelfplayTally& t) {
+  const std::shared_ptr<EvaluatorStack> stack = current();
+  RENJU_LOG(INFO) << absl::StrFormat(
+      "%s: games %d (delivered %d) | black %d white %d draw %d | batch "
+      "%.1f | gen %d",
+      options_.worker_id, t.games, delivered_.load(), t.black_wins,
+      t.white_wins, t.draws,
+      stack ? stack->batch_stats().mean_batch_size() : 0.0,
+      stack ? stack->generation() : options_.evaluators().generation);
+}
+
+absl::Status Worker::KeepGame(const pb::GameRecord& game) {
+  absl::Status written = pending_.Write(game);
+  ++finished_;
+  // Counted once kept on disk, where the uploader finds it.
+  if (written.ok()) metrics_.games_finished.Increment();
+  return written;
 }
 
 absl::Status Worker::Run(const std::atomic<bool>* external_stop) {
@@ -258,27 +327,13 @@ absl::Status Worker::Run(const std::atomic<bool>* external_stop) {
                         options_.seed);
   runner.set_pause_flag(&paused_);
   std::thread reporter([&] {
-    while (SleepUnlessStopped(10000, &stop_)) {
-      const SelfplayTally t = runner.tally();
-      const std::shared_ptr<EvaluatorStack> stack = current();
-      RENJU_LOG(INFO) << absl::StrFormat(
-          "%s: games %d (delivered %d) | black %d white %d draw %d | batch "
-          "%.1f | gen %d",
-          options_.worker_id, t.games, delivered_.load(), t.black_wins,
-          t.white_wins, t.draws,
-          stack ? stack->batch_stats().mean_batch_size() : 0.0,
-          stack ? stack->generation() : options_.evaluators().generation);
-    }
+    while (SleepUnlessStopped(10000, &stop_)) LogProgress(runner.tally());
   });
   status = runner.Run(
       options_.max_games,
       own_models ? SelfplayRunner::EvaluatorSource([&] { return current(); })
                  : options_.evaluators,
-      [&](const pb::GameRecord& game) {
-        ++finished_;
-        return pending_.Write(game);
-      },
-      &stop_);
+      [&](const pb::GameRecord& game) { return KeepGame(game); }, &stop_);
   // Deliver what is left, then stop the helpers.
   if (status.ok() && options_.max_games > 0) {
     while (delivered_.load() < finished_.load() && !stop_.load()) {
@@ -301,13 +356,28 @@ absl::Status Worker::Run(const std::atomic<bool>* external_stop) {
 absl::Status RunWorker(const pb::RunConfig& config,
                        const WorkerOptions& options,
                        const std::atomic<bool>* stop) {
+  MetricsRegistry registry;
+  WorkerMetrics metrics(registry);
+  // First, so that a bad --metrics address fails before anything is made.
+  std::unique_ptr<HttpListener> metrics_server;
+  if (!options.metrics_listen.empty()) {
+    absl::StatusOr<std::unique_ptr<HttpListener>> started =
+        StartMetricsListener(registry, options.metrics_listen, "--metrics");
+    if (!started.ok()) return started.status();
+    metrics_server = *std::move(started);
+    RENJU_LOG(INFO) << options.worker_id << ": metrics on http://"
+                    << BoundAddress(options.metrics_listen,
+                                    metrics_server->port())
+                    << "/metrics";
+  }
   absl::StatusOr<GameDirectory> pending =
       GameDirectory::Open(options.pending_dir);
   if (!pending.ok()) return pending.status();
   absl::StatusOr<std::unique_ptr<TrainerClient>> client =
       TrainerClient::Create(options.trainer);
   if (!client.ok()) return client.status();
-  Worker worker(config, options, std::move(*client), std::move(*pending));
+  Worker worker(config, options, std::move(*client), std::move(*pending),
+                metrics);
   return worker.Run(stop);
 }
 

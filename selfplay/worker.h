@@ -5,7 +5,10 @@
 // delay, so a fleet of workers does not fetch at the same moment.
 //
 // Threads: the game threads (SelfplayRunner), one uploader, one model
-// poller. Everything stops when `stop` is set.
+// poller, and with `metrics_listen` an HTTP server answering GET /metrics
+// (Prometheus' text format; README.md "Metrics" lists the series). Open to
+// whoever reaches the address, like the trainer's: it shows counts, not
+// games or tokens. Everything stops when `stop` is set.
 #ifndef RENJU_SELFPLAY_WORKER_H_
 #define RENJU_SELFPLAY_WORKER_H_
 
@@ -32,6 +35,9 @@ struct WorkerOptions {
   // When set, games are played with what this returns (e.g. an inference
   // server's network through a RemoteEvaluator) and no models are fetched.
   SelfplayRunner::EvaluatorSource evaluators;
+  // HOST:PORT for the worker's Prometheus metrics (port 0: any free port);
+  // empty: none. A bad address is an error naming `--metrics`.
+  std::string metrics_listen;
 };
 
 absl::Status RunWorker(const pb::RunConfig& config,

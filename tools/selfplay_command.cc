@@ -157,6 +157,7 @@ int RunAsWorker(const pb::RunConfig& config, const Args& args,
   options.pending_dir = args.GetString("out");
   options.max_games = args.GetInt("games");
   options.seed = static_cast<uint64_t>(args.GetInt("seed"));
+  options.metrics_listen = args.GetString("metrics");
   if (!args.GetString("evaluator").empty()) {
     absl::StatusOr<std::shared_ptr<RemoteEvaluator>> remote =
         ConnectEvaluator(config, args, evaluator_token);
@@ -188,6 +189,10 @@ void AddSelfplayFlags(Args& args) {
                 TokenEnv::kNone);
   AddClientTlsFlags(args, kEvaluatorTls, "--evaluator");
   args.AddInt("seed", 1, 0, INT64_MAX, "seed of the games' randomness");
+  args.AddString("metrics", "",
+                 "with --trainer, serve the worker's Prometheus metrics at "
+                 "http://HOST:PORT/metrics (port 0: any free port; default: "
+                 "none)");
 }
 
 }  // namespace
@@ -200,6 +205,10 @@ int Selfplay(const Argv& argv) {
             "the worker switches to each new model between games.");
   AddSelfplayFlags(args);
   if (int code = ParseOrExit(args, argv); code >= 0) return code;
+  if (!args.GetString("metrics").empty() && args.GetString("trainer").empty()) {
+    return Fail(absl::InvalidArgumentError(
+        "selfplay: --metrics serves a worker's metrics and needs --trainer"));
+  }
   if (!IsSafeName(args.GetString("worker-id"))) {
     return Fail(absl::InvalidArgumentError(
         "selfplay: --worker-id may hold only letters, digits, '-', '_', '.'"));

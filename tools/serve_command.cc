@@ -83,7 +83,8 @@ void AddServeFlags(Args& args) {
                 "require this bearer token from clients (gRPC and HTTP)",
                 TokenEnv::kRenjuToken);
   args.AddString("http", "",
-                 "also serve the board page and its JSON API on this "
+                 "also serve the board page, its JSON API and the Prometheus "
+                 "metrics (/metrics, behind the token as /api/ is) on this "
                  "HOST:PORT (e.g. 127.0.0.1:8080; port 0: any free port; "
                  "default: no HTTP); HTTPS with --tls-cert and --tls-key");
   args.AddString("run-dir", "",

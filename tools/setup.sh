@@ -21,6 +21,9 @@ packages=(
   clang libclang-rt-14-dev lld
   # the format check (tools/check_format.sh, ctest format_check)
   clang-format
+  # the metrics test (tests/e2e/prometheus_test.cc): a real Prometheus
+  # server scraping the trainer, the server and a worker, and promtool
+  prometheus
 )
 missing=()
 for p in "${packages[@]}"; do

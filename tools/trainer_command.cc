@@ -40,9 +40,9 @@ int Trainer(const Argv& argv) {
   args.AddString("address-file", "", "write the bound address here");
   args.AddString("http", "",
                  "also serve the run's page (generations, Elo, losses, "
-                 "match games; read-only) on this HOST:PORT (port 0: any "
-                 "free port; default: none); HTTPS with --tls-cert and "
-                 "--tls-key");
+                 "match games; read-only) and the Prometheus metrics "
+                 "(/metrics) on this HOST:PORT (port 0: any free port; "
+                 "default: none); HTTPS with --tls-cert and --tls-key");
   args.AddString("http-address-file", "",
                  "write the run page's address (http://HOST:PORT/) here");
   args.AddString("tokens", "",

@@ -16,6 +16,7 @@
 #include "arena/gating.h"
 #include "base/file_util.h"
 #include "base/logging.h"
+#include "base/metrics.h"
 #include "base/run_folder.h"
 #include "config/config.h"
 #include "http/http_server.h"
@@ -25,6 +26,7 @@
 #include "trainer/match_store.h"
 #include "trainer/publisher.h"
 #include "trainer/run_page.h"
+#include "trainer/trainer_metrics.h"
 #include "trainer/trainer_service.h"
 #include "trainer/training_loop.h"
 
@@ -60,10 +62,13 @@ absl::Status WriteAddress(const std::string& file, int port) {
   return WriteFileAtomically(file, absl::StrCat("127.0.0.1:", port, "\n"));
 }
 
-// The run's page on options.http_listen, with the trainer's live status.
+// The run's page on options.http_listen, with the trainer's live status,
+// and the trainer's metrics at /metrics. Both are read-only and open to
+// whoever reaches the address, as the page always was: worker tokens
+// guard the gRPC side, which can change the run.
 absl::StatusOr<std::unique_ptr<HttpListener>> StartRunPage(
-    const TrainerProcessOptions& options, GameStore& store,
-    TrainingLoop& loop) {
+    const TrainerProcessOptions& options, GameStore& store, TrainingLoop& loop,
+    const MetricsRegistry& metrics) {
   const HttpTlsFiles tls = {options.tls.cert_chain, options.tls.private_key};
   absl::StatusOr<std::unique_ptr<httplib::Server>> made =
       MakeHttpServer(tls, "trainer --http");
@@ -80,6 +85,7 @@ absl::StatusOr<std::unique_ptr<HttpListener>> StartRunPage(
     return status;
   };
   AddRunPageRoutes(*server, std::move(page));
+  ServeMetrics(*server, metrics);  // before the pages' catch-all route
   ServeWebPages(*server, "/run.html");
   absl::StatusOr<std::unique_ptr<HttpListener>> listener = HttpListener::Start(
       std::move(server), options.http_listen, "trainer --http");
@@ -139,20 +145,24 @@ absl::Status ServeAndTrain(const pb::RunConfig& config,
   if (models->empty()) {
     if (absl::Status s = loop.PublishInitialModel(); !s.ok()) return s;
   }
+  // Before the service and the page, which use it, and so gone after them.
+  MetricsRegistry metrics;
   TrainerServiceOptions service_options;
   service_options.worker_tokens = std::move(tokens);
+  service_options.metrics = RegisterTrainerServiceMetrics(metrics);
   service_options.variant = *ParseVariant(config.variant());  // validated
   service_options.board_size = config.board_size();
   TrainerService service(
       &store, service_options, [&](int64_t, int64_t) { loop.NotifyNewGames(); },
       [&](pb::TrainerStatus* status) { loop.FillStatus(status); });
+  RegisterTrainerMetrics(metrics, store, loop, service);
   absl::StatusOr<StartedServer> server =
       StartServer({"trainer", options.listen, credentials}, {&service});
   if (!server.ok()) return server.status();
   std::unique_ptr<HttpListener> run_page;
   if (!options.http_listen.empty()) {
     absl::StatusOr<std::unique_ptr<HttpListener>> started =
-        StartRunPage(options, store, loop);
+        StartRunPage(options, store, loop, metrics);
     if (!started.ok()) return started.status();
     run_page = *std::move(started);
   }

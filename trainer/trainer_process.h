@@ -6,7 +6,9 @@
 //                           gating match against the best and the anchor
 //                           matches, updates the ratings table and redraws
 //                           the plots
-//   run page (HTTP)         with --http: the run's page (run_page.h)
+//   run page (HTTP)         with --http: the run's page (run_page.h) and
+//                           the Prometheus metrics at /metrics
+//                           (trainer_metrics.h)
 // Stops on SIGTERM/SIGINT, saving the training state; a restart with the
 // same run folder resumes exactly where it stopped.
 #ifndef RENJU_TRAINER_TRAINER_PROCESS_H_

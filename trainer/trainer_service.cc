@@ -1,5 +1,6 @@
 #include "trainer/trainer_service.h"
 
+#include <chrono>
 #include <fstream>
 #include <vector>
 
@@ -11,6 +12,36 @@
 #include "rpc/rpc.h"
 
 namespace renju {
+namespace {
+
+int64_t SteadySeconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+TrainerServiceMetrics RegisterTrainerServiceMetrics(MetricsRegistry& registry) {
+  TrainerServiceMetrics m;
+  m.games_received = &registry.AddCounter(
+      "renju_trainer_games_received_total",
+      "Games received in uploads (stored, duplicate or rejected).");
+  m.games_stored = &registry.AddCounter("renju_trainer_games_stored_total",
+                                        "Games newly stored.");
+  m.games_duplicate = &registry.AddCounter(
+      "renju_trainer_games_duplicate_total",
+      "Games uploaded again after they were stored (a retry), not stored "
+      "twice.");
+  m.games_rejected =
+      &registry.AddCounterFamily("renju_trainer_games_rejected_total",
+                                 "Games refused, by reason.", {"reason"});
+  for (const char* reason : {kRejectInvalidRecord, kRejectWrongGame,
+                             kRejectUploadTooLarge, kRejectUnauthenticated}) {
+    m.games_rejected->WithLabels({reason});
+  }
+  return m;
+}
 
 pb::ModelInfo ToModelInfo(const ModelEntry& m) {
   pb::ModelInfo info;
@@ -35,11 +66,41 @@ TrainerService::TrainerService(
       on_stored_(std::move(on_stored)),
       fill_status_(std::move(fill_status)) {}
 
+void TrainerService::CountRejected(const char* reason, int64_t count) {
+  if (options_.metrics.games_rejected != nullptr && count > 0) {
+    options_.metrics.games_rejected->WithLabels({reason}).Increment(count);
+  }
+}
+
+void TrainerService::NoteClient(const grpc::ServerContext& context,
+                                const std::string& worker_id) {
+  // Without tokens a worker id is whatever the request says (and empty on
+  // most calls): the connection's address tells clients apart instead.
+  const std::string key =
+      options_.worker_tokens.empty() ? context.peer() : worker_id;
+  std::lock_guard<std::mutex> lock(clients_mutex_);
+  last_call_seconds_[key] = SteadySeconds();
+}
+
+int64_t TrainerService::NumConnectedClients() {
+  const int64_t now = SteadySeconds();
+  std::lock_guard<std::mutex> lock(clients_mutex_);
+  for (auto it = last_call_seconds_.begin(); it != last_call_seconds_.end();) {
+    if (now - it->second > kConnectedWindowSeconds) {
+      it = last_call_seconds_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return static_cast<int64_t>(last_call_seconds_.size());
+}
+
 grpc::Status TrainerService::Authenticate(const grpc::ServerContext& context,
                                           const std::string& claimed_worker,
-                                          std::string* worker_id) const {
+                                          std::string* worker_id) {
   if (options_.worker_tokens.empty()) {
     *worker_id = claimed_worker.empty() ? "anonymous" : claimed_worker;
+    NoteClient(context, *worker_id);
     return grpc::Status::OK;
   }
   std::string holder;
@@ -54,65 +115,49 @@ grpc::Status TrainerService::Authenticate(const grpc::ServerContext& context,
                                      "', not '", claimed_worker, "'"));
   }
   *worker_id = holder;
+  NoteClient(context, holder);
   return grpc::Status::OK;
 }
 
-grpc::Status TrainerService::UploadGames(grpc::ServerContext* context,
-                                         const pb::UploadGamesRequest* request,
-                                         pb::UploadGamesResponse* response) {
-  std::string worker;
-  if (grpc::Status s = Authenticate(*context, request->worker_id(), &worker);
-      !s.ok()) {
-    return s;
+IncomingGame TrainerService::CheckGame(const pb::GameRecord& record,
+                                       const char** rejected_for) const {
+  IncomingGame game;
+  game.uid = record.uid();
+  game.model_generation = record.model_generation();
+  absl::StatusOr<Game> replayed = ValidateGameRecord(record);
+  if (!replayed.ok()) {
+    game.rejection = std::string(replayed.status().message());
+    *rejected_for = kRejectInvalidRecord;
+  } else if (replayed->variant() != options_.variant ||
+             replayed->size() != options_.board_size) {
+    game.rejection =
+        absl::StrCat("a ", VariantName(replayed->variant()), " game on ",
+                     replayed->size(), "x", replayed->size(),
+                     "; this run trains ", VariantName(options_.variant),
+                     " on ", options_.board_size, "x", options_.board_size);
+    *rejected_for = kRejectWrongGame;
+  } else {
+    // Stored as the trainer understands it: fields this build does not
+    // know are dropped, not kept as opaque bytes.
+    pb::GameRecord stored = record;
+    stored.DiscardUnknownFields();
+    game.num_positions = NumTrainingPositions(stored);
+    game.record = stored.SerializeAsString();
   }
-  if (request->games_size() > options_.max_games_per_upload) {
-    return grpc::Status(
-        grpc::StatusCode::INVALID_ARGUMENT,
-        absl::StrCat("upload holds ", request->games_size(),
-                     " games; the limit is ", options_.max_games_per_upload));
+  // A rejected game's uid may be anything; acks and logs carry a safe one.
+  if (!game.rejection.empty() && !IsSafeName(game.uid)) {
+    game.uid = "(invalid uid)";
   }
-  std::vector<IncomingGame> incoming;
-  incoming.reserve(request->games_size());
-  for (const pb::GameRecord& record : request->games()) {
-    IncomingGame game;
-    game.uid = record.uid();
-    game.model_generation = record.model_generation();
-    absl::StatusOr<Game> replayed = ValidateGameRecord(record);
-    if (!replayed.ok()) {
-      game.rejection = std::string(replayed.status().message());
-    } else if (replayed->variant() != options_.variant ||
-               replayed->size() != options_.board_size) {
-      game.rejection =
-          absl::StrCat("a ", VariantName(replayed->variant()), " game on ",
-                       replayed->size(), "x", replayed->size(),
-                       "; this run trains ", VariantName(options_.variant),
-                       " on ", options_.board_size, "x", options_.board_size);
-    } else {
-      // Stored as the trainer understands it: fields this build does not
-      // know are dropped, not kept as opaque bytes.
-      pb::GameRecord stored = record;
-      stored.DiscardUnknownFields();
-      game.num_positions = NumTrainingPositions(stored);
-      game.record = stored.SerializeAsString();
-    }
-    // A rejected game's uid may be anything; acks and logs carry a safe one.
-    if (!game.rejection.empty() && !IsSafeName(game.uid)) {
-      game.uid = "(invalid uid)";
-    }
-    incoming.push_back(std::move(game));
-  }
-  absl::StatusOr<std::vector<GameAckEntry>> acks =
-      store_->AddGames(worker, incoming);
-  if (!acks.ok()) {
-    RENJU_LOG(ERROR) << "upload from " << worker
-                     << " not stored: " << acks.status();
-    return grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                        absl::StrCat("games not stored, retry later: ",
-                                     acks.status().message()));
-  }
-  int64_t stored_games = 0, stored_positions = 0;
-  for (size_t i = 0; i < acks->size(); ++i) {
-    const GameAckEntry& entry = (*acks)[i];
+  return game;
+}
+
+void TrainerService::Acknowledge(const std::vector<GameAckEntry>& acks,
+                                 const std::vector<IncomingGame>& incoming,
+                                 const std::string& worker,
+                                 pb::UploadGamesResponse* response) {
+  int64_t stored_games = 0, stored_positions = 0, num_duplicate = 0;
+  for (size_t i = 0; i < acks.size(); ++i) {
+    const GameAckEntry& entry = acks[i];
     pb::GameAck* ack = response->add_acks();
     ack->set_uid(entry.uid);
     ack->set_reason(entry.reason);
@@ -124,6 +169,7 @@ grpc::Status TrainerService::UploadGames(grpc::ServerContext* context,
         break;
       case GameAckEntry::Outcome::kDuplicate:
         ack->set_outcome(pb::GameAck::DUPLICATE);
+        ++num_duplicate;
         break;
       case GameAckEntry::Outcome::kRejected:
         ack->set_outcome(pb::GameAck::REJECTED);
@@ -132,8 +178,54 @@ grpc::Status TrainerService::UploadGames(grpc::ServerContext* context,
         break;
     }
   }
+  if (options_.metrics.games_stored != nullptr) {
+    options_.metrics.games_stored->Increment(stored_games);
+    options_.metrics.games_duplicate->Increment(num_duplicate);
+  }
   if (stored_games > 0 && on_stored_)
     on_stored_(stored_games, stored_positions);
+}
+
+grpc::Status TrainerService::UploadGames(grpc::ServerContext* context,
+                                         const pb::UploadGamesRequest* request,
+                                         pb::UploadGamesResponse* response) {
+  std::string worker;
+  if (grpc::Status s = Authenticate(*context, request->worker_id(), &worker);
+      !s.ok()) {
+    CountRejected(kRejectUnauthenticated, request->games_size());
+    return s;
+  }
+  if (options_.metrics.games_received != nullptr) {
+    options_.metrics.games_received->Increment(request->games_size());
+  }
+  if (request->games_size() > options_.max_games_per_upload) {
+    CountRejected(kRejectUploadTooLarge, request->games_size());
+    return grpc::Status(
+        grpc::StatusCode::INVALID_ARGUMENT,
+        absl::StrCat("upload holds ", request->games_size(),
+                     " games; the limit is ", options_.max_games_per_upload));
+  }
+  std::vector<IncomingGame> incoming;
+  incoming.reserve(request->games_size());
+  // Each game's rejection reason for the metrics (null: none), counted
+  // once the store has answered, so a failed store counts nothing.
+  std::vector<const char*> rejected_for(request->games_size(), nullptr);
+  for (int i = 0; i < request->games_size(); ++i) {
+    incoming.push_back(CheckGame(request->games(i), &rejected_for[i]));
+  }
+  absl::StatusOr<std::vector<GameAckEntry>> acks =
+      store_->AddGames(worker, incoming);
+  if (!acks.ok()) {
+    RENJU_LOG(ERROR) << "upload from " << worker
+                     << " not stored: " << acks.status();
+    return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                        absl::StrCat("games not stored, retry later: ",
+                                     acks.status().message()));
+  }
+  for (const char* reason : rejected_for) {
+    if (reason != nullptr) CountRejected(reason, 1);
+  }
+  Acknowledge(*acks, incoming, worker, response);
   return grpc::Status::OK;
 }
 

@@ -114,6 +114,9 @@ struct TrainingLoopStatus {
   int64_t window_games = 0;
   int64_t step = 0;
   int64_t samples_trained = 0;
+  // Samples trained per second between the last two log lines
+  // (log_every_steps apart), waits included; 0 before the second.
+  double samples_per_second = 0;
   int64_t generation = 0;  // the last one published (0: the initial net)
   bool waiting_for_games = false;
   // Rounds that found too little new data to train on (each a wait).
@@ -220,6 +223,7 @@ class TrainingLoop {
   bool done_after_round_ = false;
   StepStats last_step_;
   int64_t samples_at_last_log_ = 0;
+  double samples_per_second_ = 0;
   absl::Time last_log_time_ = absl::InfinitePast();
 
   mutable absl::Mutex mutex_;

@@ -21,6 +21,7 @@ void TrainingLoop::LogProgress() {
       seconds <= 0 ? 0 : (samples_trained_ - samples_at_last_log_) / seconds;
   last_log_time_ = now;
   samples_at_last_log_ = samples_trained_;
+  samples_per_second_ = rate;
   const StepStats& s = last_step_;
   RENJU_LOG(INFO) << absl::StrFormat(
       "train step %d samples/s %.0f policy %.3f value %.3f entropy %.3f "
@@ -75,6 +76,7 @@ void TrainingLoop::PublishStatus(bool waiting) {
   status_.window_games = window_.num_games();
   status_.step = trainer_->step();
   status_.samples_trained = samples_trained_;
+  status_.samples_per_second = samples_per_second_;
   status_.generation = generation_;
   status_.waiting_for_games = waiting;
   if (waiting) ++status_.idle_rounds;

@@ -165,5 +165,27 @@ TEST_F(MoveSuggesterTest, ADeadlineAlreadyPassedIsDeadlineExceeded) {
   EXPECT_TRUE(absl::IsDeadlineExceeded(answer.status())) << answer.status();
 }
 
+TEST_F(MoveSuggesterTest, MetricsTimeEveryCallAndCountErrorsByCode) {
+  MetricsRegistry registry;
+  const SuggestMetrics metrics = RegisterSuggestMetrics(registry);
+  absl::StatusOr<std::shared_ptr<const ServedModel>> model =
+      LoadServedModel(config_, model1_, 1);
+  ASSERT_TRUE(model.ok()) << model.status();
+  MoveSuggester suggester(config_, *model, /*seed=*/1, metrics);
+  EXPECT_TRUE(
+      suggester.Suggest(SuggestFor(MovesPosition({"h8"}), 8), "c", {}).ok());
+  EXPECT_FALSE(
+      suggester.Suggest(SuggestFor(MovesPosition({"h8", "h8"}), 8), "c", {})
+          .ok());
+  SuggestStop late;
+  late.deadline = absl::Now() - absl::Seconds(1);
+  EXPECT_FALSE(
+      suggester.Suggest(SuggestFor(MovesPosition({"h8"}), 8), "c", late).ok());
+  EXPECT_EQ(metrics.latency_seconds->snapshot().count, 3u);
+  EXPECT_EQ(metrics.errors->WithLabels({"INVALID_ARGUMENT"}).value(), 1);
+  EXPECT_EQ(metrics.errors->WithLabels({"DEADLINE_EXCEEDED"}).value(), 1);
+  EXPECT_EQ(metrics.errors->WithLabels({"RESOURCE_EXHAUSTED"}).value(), 0);
+}
+
 }  // namespace
 }  // namespace renju

@@ -263,6 +263,41 @@ TEST(BatchedEvaluatorTest, ABatchLargerThanTheLimitSplitsIntoForwards) {
             absl::StatusCode::kUnavailable);
 }
 
+TEST(BatchedEvaluatorTest, MetricsSeeEachForwardAndEachCall) {
+  std::unique_ptr<Model> model = TinyModel();
+  MetricsRegistry registry;
+  std::vector<std::unique_ptr<Model>> models;
+  models.push_back(*model->Clone());
+  BatchedEvaluatorOptions options;
+  options.max_batch_size = 4;
+  // A batch call's positions are queued together, so its forwards are 4,
+  // 4 and 2 whatever the wait; the lone call then waits only briefly.
+  options.max_wait_us = 1000;
+  options.metrics = RegisterEvaluatorMetrics(registry);
+  absl::StatusOr<std::unique_ptr<BatchedEvaluator>> evaluator =
+      BatchedEvaluator::Create(std::move(models), options);
+  ASSERT_TRUE(evaluator.ok()) << evaluator.status();
+  std::vector<Game> games;
+  for (int seed = 0; seed < 10; ++seed) games.push_back(RandomGame(seed, 20));
+  std::vector<Evaluation> outs(games.size());
+  ASSERT_TRUE(
+      (*evaluator)->EvaluateBatch(PointersTo(games), PointersTo(outs)).ok());
+  Evaluation one;
+  ASSERT_TRUE((*evaluator)->Evaluate(games[0], one).ok());  // a short batch
+  // Forwards of 4, 4, 2 and 1 positions; two calls.
+  const Histogram::Snapshot sizes = options.metrics.batch_size->snapshot();
+  EXPECT_EQ(sizes.count, 4u);
+  EXPECT_EQ(sizes.sum, 11);
+  // Bounds 1, 2, 4, ...: one forward of 1, two of up to 2, four of up to 4.
+  EXPECT_EQ(sizes.cumulative_counts[0], 1u);
+  EXPECT_EQ(sizes.cumulative_counts[1], 2u);
+  EXPECT_EQ(sizes.cumulative_counts[2], 4u);
+  const Histogram::Snapshot latency =
+      options.metrics.latency_seconds->snapshot();
+  EXPECT_EQ(latency.count, 2u);
+  EXPECT_GT(latency.sum, 0);
+}
+
 TEST(BatchedEvaluatorTest, WrongBoardSizeAndUntrainedVariant) {
   std::unique_ptr<Model> model = TinyModel();
   model->mutable_info().variants = {Variant::kRenju};

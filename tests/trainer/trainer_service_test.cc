@@ -242,6 +242,43 @@ TEST_F(TrainerServiceTest, OversizedUploadIsRejected) {
             std::string::npos);
 }
 
+TEST_F(TrainerServiceTest, MetricsCountEveryGameByOutcomeAndReason) {
+  MetricsRegistry registry;
+  TrainerServiceOptions options;
+  options.worker_tokens = {{"secret-1", "w1"}};
+  options.max_games_per_upload = 3;
+  options.metrics = RegisterTrainerServiceMetrics(registry);
+  Start(options);
+  const TrainerServiceMetrics& m = options.metrics;
+  auto w1 = Client("secret-1");
+  pb::GameRecord bad = FiveGame("bad");
+  bad.mutable_plies(2)->set_move(P("h8"));  // occupied
+  pb::GameRecord freestyle = FiveGame("freestyle");
+  freestyle.set_variant(pb::FREESTYLE);
+  ASSERT_TRUE(w1->UploadGames("w1", {FiveGame("g1"), bad, freestyle}).ok());
+  ASSERT_TRUE(w1->UploadGames("w1", {FiveGame("g1")}).ok());  // a retry
+  EXPECT_FALSE(Client("nope")->UploadGames("w1", {FiveGame("g2")}).ok());
+  EXPECT_FALSE(w1->UploadGames("w1", {FiveGame("a"), FiveGame("b"),
+                                      FiveGame("c"), FiveGame("d")})
+                   .ok());
+
+  EXPECT_EQ(m.games_received->value(), 3 + 1 + 4);
+  EXPECT_EQ(m.games_stored->value(), 1);
+  EXPECT_EQ(m.games_duplicate->value(), 1);
+  const std::string text = registry.Render();
+  for (const char* line :
+       {"renju_trainer_games_rejected_total{reason=\"invalid_record\"} 1\n",
+        "renju_trainer_games_rejected_total{reason=\"wrong_variant_or_size\"} "
+        "1\n",
+        "renju_trainer_games_rejected_total{reason=\"unauthenticated\"} 1\n",
+        "renju_trainer_games_rejected_total{reason=\"upload_too_large\"} "
+        "4\n"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << line << " in\n" << text;
+  }
+  // Only w1 got past the token check.
+  EXPECT_EQ(service_->NumConnectedClients(), 1);
+}
+
 TEST_F(TrainerServiceTest, ModelDownloadIsVerified) {
   Start({{}, 256, 1000});  // small chunks: several per file
   auto client = Client();
