@@ -19,6 +19,7 @@
 #include "base/subprocess.h"
 #include "gtest/gtest.h"
 #include "rpc/trainer_client.h"
+#include "tests/common/loopback.h"
 #include "tests/e2e/e2e_paths.h"
 #include "trainer/game_store.h"
 
@@ -26,36 +27,11 @@ namespace renju {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
+using testing::FreeLoopbackPort;
+using testing::PollUntil;
 
 using testing::kE2eConfig;
 using testing::kRenju;
-
-// A port that was free a moment ago, so a restarted trainer can listen on
-// the address the workers already know.
-int FreePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-  socklen_t length = sizeof(address);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  close(fd);
-  return ntohs(address.sin_port);
-}
-
-// The trainer's state is seen only by asking it (RPC) or its SQLite file,
-// neither of which can tell us when it changes: ask every 200 ms, and give
-// up only after minutes that a working loop never needs.
-bool WaitFor(const std::function<bool()>& condition, int seconds) {
-  const auto end = Clock::now() + std::chrono::seconds(seconds);
-  while (Clock::now() < end) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
-  return condition();
-}
 
 class LoopTest : public ::testing::Test {
  protected:
@@ -66,7 +42,7 @@ class LoopTest : public ::testing::Test {
                ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(run_);
     fs::create_directories(run_ / "logs");
-    address_ = absl::StrCat("127.0.0.1:", FreePort());
+    address_ = absl::StrCat("127.0.0.1:", FreeLoopbackPort());
   }
   void TearDown() override {
     for (auto& w : workers_) w.Stop(5000);
@@ -119,7 +95,7 @@ TEST_F(LoopTest, GamesFlowTrainingPublishesAndWorkersSwitch) {
   StartWorker(1, 0);
   auto client = Client();
   // Games arrive, training runs and generation 1 is published.
-  ASSERT_TRUE(WaitFor(
+  ASSERT_TRUE(PollUntil(
       [&] {
         auto status = client->GetStatus();
         return status.ok() && status->latest_generation() >= 1 &&
@@ -130,7 +106,7 @@ TEST_F(LoopTest, GamesFlowTrainingPublishesAndWorkersSwitch) {
   // Both workers switch to it: games played by generation 1 or later
   // arrive from each of them.
   std::map<std::string, int64_t> newest_generation;
-  ASSERT_TRUE(WaitFor(
+  ASSERT_TRUE(PollUntil(
       [&] {
         auto store = GameStore::Open((run_ / "run.sqlite").string());
         if (!store.ok()) return false;
@@ -180,7 +156,7 @@ TEST_F(LoopTest, KilledTrainerLosesNoAcknowledgedGameAndStoresNoneTwice) {
   StartWorker(0, kGamesPerWorker);
   StartWorker(1, kGamesPerWorker);
   auto client = Client();
-  ASSERT_TRUE(WaitFor(
+  ASSERT_TRUE(PollUntil(
       [&] {
         auto status = client->GetStatus();
         return status.ok() && status->total_games() >= 4;

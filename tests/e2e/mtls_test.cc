@@ -25,6 +25,7 @@
 #include "base/subprocess.h"
 #include "gtest/gtest.h"
 #include "rpc/trainer_client.h"
+#include "tests/common/loopback.h"
 #include "tests/common/temp_dir.h"
 #include "tests/common/tls.h"
 #include "tests/e2e/e2e_paths.h"
@@ -34,35 +35,11 @@ namespace renju {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::FreeLoopbackPort;
 using testing::kE2eConfig;
 using testing::kRenju;
+using testing::PollUntil;
 using testing::TestCertificate;
-
-// The trainer prints no address: it gets a port that was free a moment ago.
-int FreeLoopbackPort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-  socklen_t length = sizeof(address);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  close(fd);
-  return ntohs(address.sin_port);
-}
-
-// Processes say nothing when they are ready or refused but in their logs,
-// files and answers: ask every 200 ms, and give up only after minutes that
-// a working process never needs.
-bool PollUntil(const std::function<bool()>& condition, int seconds) {
-  const auto end =
-      std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  while (std::chrono::steady_clock::now() < end) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
-  return condition();
-}
 
 class MutualTlsTest : public ::testing::Test {
  protected:

@@ -31,15 +31,17 @@
 #include "base/file_util.h"
 #include "base/subprocess.h"
 #include "gtest/gtest.h"
+#include "tests/common/loopback.h"
 #include "tests/e2e/e2e_paths.h"
 
 namespace renju {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
+using testing::FreeLoopbackPort;
 using testing::kE2eConfig;
 using testing::kRenju;
+using testing::PollUntil;
 
 constexpr char kPrometheus[] = "/usr/bin/prometheus";
 constexpr char kPromtool[] = "/usr/bin/promtool";
@@ -48,29 +50,10 @@ constexpr char kToken[] = "metrics-test-token-0123456789";
 // machine under ASan; a working setup needs seconds.
 constexpr int kWaitSeconds = 240;
 
-int FreePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-  socklen_t length = sizeof(address);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  close(fd);
-  return ntohs(address.sin_port);
-}
-
-// Scrapes come once a second, and nothing says when one has happened: ask
-// every 250 ms.
+// Scrapes come once a second, and nothing says when one has happened.
 bool WaitFor(const std::function<bool()>& condition) {
-  const auto end = Clock::now() + std::chrono::seconds(kWaitSeconds);
-  while (Clock::now() < end) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-  }
-  return condition();
+  return PollUntil(condition, kWaitSeconds);
 }
-
 class PrometheusTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -80,7 +63,7 @@ class PrometheusTest : public ::testing::Test {
     fs::create_directories(dir_ / "logs");
     for (int* port : {&trainer_port_, &trainer_http_port_, &serve_port_,
                       &serve_http_port_, &worker_port_, &prometheus_port_}) {
-      *port = FreePort();
+      *port = FreeLoopbackPort();
     }
   }
   void TearDown() override {
