@@ -19,7 +19,7 @@
 // The trainer serves the run's page (trainer/run_page.h) on the launcher's
 // HTTP address; the launcher prints its address.
 //
-// Run folder (RunPaths): config.textproto, run.sqlite (games, registry,
+// Run folder (RunFolder): config.textproto, run.sqlite (games, registry,
 // matches), models/, state/, logs/<process>.log, workers/<id>/, plots and
 // summary.json.
 #ifndef RENJU_LAUNCHER_LAUNCHER_H_
@@ -35,6 +35,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "base/run_folder.h"
 #include "base/subprocess.h"
 #include "proto/config.pb.h"
 #include "proto/trainer.pb.h"
@@ -43,23 +44,6 @@
 namespace renju {
 
 class ProgressLine;  // launcher/progress.h
-
-// The files of a run folder.
-struct RunPaths {
-  using Path = std::filesystem::path;
-  Path root;
-  Path config() const { return root / "config.textproto"; }
-  Path logs() const { return root / "logs"; }
-  Path log(const std::string& name) const { return logs() / (name + ".log"); }
-  Path trainer_address() const { return root / "trainer.address"; }
-  Path run_page_address() const { return root / "run_page.address"; }
-  Path server_address() const { return root / "serve.address"; }
-  Path cpu_seconds() const { return root / "cpu_seconds.txt"; }
-  Path generations_cpu() const { return root / "generations_cpu.csv"; }
-  Path worker_dir(int i) const {
-    return root / "workers" / absl::StrCat("worker-", i);
-  }
-};
 
 // runs/<config name>-<local time>.
 std::string DefaultRunDir(const pb::RunConfig& config);
@@ -75,7 +59,7 @@ class Launcher {
   // (0: no budget); `http_listen`: the run page's HOST:PORT (empty: none);
   // `stop`: set (e.g. by a signal handler) to stop the run cleanly; it
   // must outlive the launcher.
-  Launcher(pb::RunConfig config, RunPaths paths, int generations,
+  Launcher(pb::RunConfig config, RunFolder paths, int generations,
            double cpu_budget_seconds, std::string http_listen,
            const std::atomic<bool>& stop)
       : config_(std::move(config)),
@@ -125,7 +109,7 @@ class Launcher {
                          double wall_seconds);
 
   const pb::RunConfig config_;
-  const RunPaths paths_;
+  const RunFolder paths_;
   const int generations_;
   const double cpu_budget_seconds_;  // 0: none
   const std::string http_listen_;    // the run page's; empty: none

@@ -90,8 +90,13 @@ class Worker {
   // into paused_, which the game threads obey between games.
   void FollowPacing();
   // Uploads pending games until none are left or an upload fails.
-  // Returns the number acknowledged.
-  int64_t UploadPending();
+  struct UploadRound {
+    // Games the trainer acknowledged (their files are gone), counted even
+    // when a later batch of the round failed.
+    int64_t acknowledged = 0;
+    bool failed = false;
+  };
+  UploadRound UploadPending();
   void UploadLoop();
   // The reporter's line every 10 s.
   void LogProgress(const SelfplayTally& tally);
@@ -220,14 +225,14 @@ void Worker::FollowPacing() {
   metrics_.paused.Set(0);
 }
 
-int64_t Worker::UploadPending() {
+Worker::UploadRound Worker::UploadPending() {
+  UploadRound round;
   absl::StatusOr<std::vector<std::string>> uids = pending_.ListUids();
   if (!uids.ok()) {
     RENJU_LOG(ERROR) << uids.status();
-    return 0;
+    return round;
   }
   const size_t batch_size = config_.selfplay().upload_batch_games();
-  int64_t acknowledged = 0;
   for (size_t start = 0; start < uids->size(); start += batch_size) {
     std::vector<pb::GameRecord> games;
     std::vector<std::string> batch_uids;
@@ -249,7 +254,8 @@ int64_t Worker::UploadPending() {
       RENJU_LOG(WARNING) << options_.worker_id << ": upload failed, "
                          << uids->size() - start
                          << " games kept: " << acks.status().message();
-      return -1;
+      round.failed = true;
+      return round;
     }
     for (const pb::GameAck& ack : *acks) {
       if (ack.outcome() == pb::GameAck::REJECTED) {
@@ -260,23 +266,25 @@ int64_t Worker::UploadPending() {
       // Stored, duplicate or rejected: the trainer has decided; the file
       // has done its job.
       pending_.Remove(ack.uid()).IgnoreError();
-      ++acknowledged;
+      ++round.acknowledged;
     }
   }
-  return acknowledged;
+  return round;
 }
 
 void Worker::UploadLoop() {
   int64_t backoff_ms = 500;
   for (;;) {
-    const int64_t acknowledged = UploadPending();
-    if (acknowledged > 0) {
-      delivered_ += acknowledged;
-      metrics_.games_delivered.Increment(acknowledged);
+    const UploadRound round = UploadPending();
+    // A round that failed after some batches got through still delivered
+    // those: their files are gone, and a worker with --games waits for
+    // delivered to reach finished before it exits.
+    if (round.acknowledged > 0) {
+      delivered_ += round.acknowledged;
+      metrics_.games_delivered.Increment(round.acknowledged);
     }
-    const bool failed = acknowledged < 0;
     if (stop_.load()) return;
-    backoff_ms = failed ? std::min<int64_t>(backoff_ms * 2, 10000) : 500;
+    backoff_ms = round.failed ? std::min<int64_t>(backoff_ms * 2, 10000) : 500;
     if (!SleepUnlessStopped(backoff_ms, &stop_)) return;
   }
 }

@@ -38,7 +38,7 @@ namespace {
 
 // A resumed run's config, the one in its folder (`paths.root`, set here).
 absl::StatusOr<pb::RunConfig> LoadResumedTrainConfig(const Args& args,
-                                                     RunPaths& paths) {
+                                                     RunFolder& paths) {
   if (!args.GetString("override").empty()) {
     return absl::InvalidArgumentError(
         "--override applies to a new run; a resumed run keeps its "
@@ -77,7 +77,7 @@ absl::StatusOr<pb::RunConfig> LoadNewTrainConfig(const Args& args) {
 // A new run's folder (`paths.root`, set here), which must be empty, with
 // its config written there.
 absl::Status CreateTrainRunDir(const Args& args, const pb::RunConfig& config,
-                               RunPaths& paths) {
+                               RunFolder& paths) {
   paths.root = args.GetString("run-dir").empty() ? DefaultRunDir(config)
                                                  : args.GetString("run-dir");
   std::error_code error;
@@ -115,7 +115,7 @@ int Train(const Argv& argv) {
                  "(default: the config's launcher.max_cpu_minutes)");
   if (int code = ParseOrExit(args, argv); code >= 0) return code;
 
-  RunPaths paths;
+  RunFolder paths;
   absl::StatusOr<pb::RunConfig> config;
   if (!args.GetString("resume").empty()) {
     config = LoadResumedTrainConfig(args, paths);
