@@ -15,37 +15,29 @@ namespace renju::commands {
 struct CommandSummary {
   const char* name;
   const char* summary;
-  bool needs_network;  // runs in renju-full
 };
 
 inline constexpr CommandSummary kCommandList[] = {
     {"train",
-     "run the whole training loop on this machine (trainer, workers, server)",
-     true},
+     "run the whole training loop on this machine (trainer, workers, server)"},
     {"trainer",
      "the trainer process: stores games, trains, publishes "
-     "generations",
-     true},
+     "generations"},
     {"show",
      "print a position: board, side to move, result, opening, forbidden "
-     "points",
-     false},
+     "points"},
     {"forbidden",
-     "label black's forbidden points of JSON Lines positions on stdin", false},
-    {"replay", "replay game records, checking moves", false},
+     "label black's forbidden points of JSON Lines positions on stdin"},
+    {"replay", "replay game records, checking moves"},
     {"selfplay",
      "play self-play games (offline into a folder, or for a "
-     "trainer)",
-     true},
-    {"selfplay-stats", "summarise a folder of self-play games", false},
-    {"gomocup", "play through the Gomocup (Piskvork) protocol on stdin/stdout",
-     true},
-    {"arena", "play a match between models, Gomocup engines or a random mover",
-     true},
-    {"serve", "serve a model over gRPC: Suggest (search), Evaluate, ListModels",
-     true},
-    {"suggest", "ask an inference server for the best move of a position",
-     true},
+     "trainer)"},
+    {"selfplay-stats", "summarise a folder of self-play games"},
+    {"gomocup", "play through the Gomocup (Piskvork) protocol on stdin/stdout"},
+    {"arena", "play a match between models, Gomocup engines or a random mover"},
+    {"serve",
+     "serve a model over gRPC: Suggest (search), Evaluate, ListModels"},
+    {"suggest", "ask an inference server for the best move of a position"},
 };
 
 // The command of that name; nullptr for none.
