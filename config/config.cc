@@ -472,6 +472,7 @@ SearchParams ToSearchParams(const pb::SearchConfig& s) {
   p.vcf = s.vcf();
   p.defend_vcf = s.defend_vcf();
   p.defend_vcf_in_tree = s.defend_vcf_in_tree();
+  p.centre_first_stone = s.centre_first_stone();
   p.vcf_max_nodes_root = s.vcf_max_nodes_root();
   p.vcf_max_nodes = s.vcf_max_nodes();
   p.vcf_max_depth = s.vcf_max_depth();

@@ -117,7 +117,8 @@ absl::Status CancelledByCaller() {
 std::string DecidedBy(const SearchResult& result) {
   const bool forced = (result.tactic == Tactic::kBlockFive ||
                        result.tactic == Tactic::kDefendVcf ||
-                       result.tactic == Tactic::kDefendVct) &&
+                       result.tactic == Tactic::kDefendVct ||
+                       result.tactic == Tactic::kCentreOpening) &&
                       result.children.size() == 1;
   if (result.tactic_decided || forced || result.tactic == Tactic::kLostToFive) {
     return std::string(TacticName(result.tactic));

@@ -55,6 +55,7 @@ TacticsOptions Search::TacticsOptionsFor(bool is_root) const {
   options.vcf = params_.vcf;
   options.defend_vcf =
       params_.defend_vcf && (is_root || params_.defend_vcf_in_tree);
+  options.centre_first_stone = is_root && params_.centre_first_stone;
   options.vcf_limits.max_nodes =
       is_root ? params_.vcf_max_nodes_root : params_.vcf_max_nodes;
   options.vcf_limits.max_depth = params_.vcf_max_depth;

@@ -98,6 +98,11 @@ struct SearchParams {
   // visits; it about doubles the tactics' cost per playout.
   bool defend_vcf = true;
   bool defend_vcf_in_tree = false;
+  // On the empty board search only the centre (Tactic::kCentreOpening):
+  // renju's first stone, which every RIF-family opening rule requires and
+  // strong free-renju players and engines play; the network alone opened
+  // two points off it.
+  bool centre_first_stone = true;
   // Solver limits: nodes (attacker four-moves tried) per solve at the root
   // and at other nodes, and attacker moves per line.
   int64_t vcf_max_nodes_root = 20000;

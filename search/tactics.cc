@@ -25,6 +25,8 @@ absl::string_view TacticName(Tactic t) {
       return "vct";
     case Tactic::kDefendVct:
       return "defend-vct";
+    case Tactic::kCentreOpening:
+      return "centre-opening";
   }
   return "?";
 }
@@ -35,6 +37,11 @@ TacticsResult Tactics::Analyze(Game& game, const TacticsOptions& options) {
   const Color opponent = Opponent(mover);
   TacticsResult result;
 
+  if (options.centre_first_stone && board.num_stones() == 0) {
+    result.tactic = Tactic::kCentreOpening;
+    result.moves.push_back(Point(board.size() / 2, board.size() / 2));
+    return result;
+  }
   // 1. Five first (RULES.md §4): a five point is always playable.
   if (!board.FivePoints(mover).empty()) {
     result.tactic = Tactic::kWinInOne;

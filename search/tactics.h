@@ -8,7 +8,10 @@
 //      when asked for (the search asks at the root only);
 //   5. the opponent has a VCF: only the moves that stop it are searched;
 //   6. the opponent has a VCT (when asked for): only the moves that refute
-//      it are searched.
+//      it are searched;
+//   0. before all these, when asked for: on the empty board only the centre
+//      is searched (renju's first stone; every RIF-family opening rule
+//      requires it and strong free-renju play follows it).
 // The defender's view (5) checks the points of the opponent's winning line
 // plus the side to move's own fours (counter-attacks); a line point is kept
 // when the opponent has no VCF left after it. That set can miss a rare
@@ -44,6 +47,7 @@ enum class Tactic : uint8_t {
   kDefendVcf,   // the opponent has a VCF: only its defences are searched
   kVct,         // the side to move wins by continuous threes and fours
   kDefendVct,   // the opponent has a VCT: only its refutations are searched
+  kCentreOpening,  // the empty board: only the centre is searched
 };
 absl::string_view TacticName(Tactic t);  // "win-in-one", ...
 
@@ -57,14 +61,16 @@ struct TacticsOptions {
   // Nodes per VCT solve, and one more such budget shared by the refutation
   // checks; max_time_ms covers all the VCT work of one Analyze call.
   VctLimits vct_limits;
+  // On the empty board, restrict the moves to the centre.
+  bool centre_first_stone = false;
 };
 
 struct TacticsResult {
   Tactic tactic = Tactic::kNone;
   // kWinInOne, kVcf, kVct: the move that wins.
   Point winning_move;
-  // kBlockFive, kDefendVcf, kDefendVct: the only moves worth searching, in
-  // cell order.
+  // kBlockFive, kDefendVcf, kDefendVct, kCentreOpening: the only moves worth
+  // searching, in cell order.
   std::vector<Point> moves;
   // kVcf, kDefendVcf: the VCF line found (the side to move's, or the
   // opponent's).
@@ -82,7 +88,7 @@ struct TacticsResult {
   // The root's moves are limited to `moves`.
   bool restricts_moves() const {
     return tactic == Tactic::kBlockFive || tactic == Tactic::kDefendVcf ||
-           tactic == Tactic::kDefendVct;
+           tactic == Tactic::kDefendVct || tactic == Tactic::kCentreOpening;
   }
   bool proven_loss() const { return tactic == Tactic::kLostToFive; }
 };

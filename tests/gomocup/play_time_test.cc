@@ -70,9 +70,12 @@ std::vector<float> OpeningPriors() {
   return priors;
 }
 
+// The tests' priors choose the first stone themselves, so that BEGIN
+// searches a tree the next turn can reuse.
 SearchParams FastParams() {
   SearchParams params;
   params.vcf_max_nodes_root = 2000;
+  params.centre_first_stone = false;
   return params;
 }
 
@@ -257,6 +260,22 @@ TEST(PlayTimeTest, NeverExceedsA200MsTurnByMoreThanTheReserve) {
   }
   // Some move searched to its maximum: the clock, not the visits, stopped it.
   EXPECT_GE(longest_ms, maximum_ms);
+  harness.Finish();
+}
+
+TEST(PlayTimeTest, BeginOpensOnTheCentreWhateverTheNetworkPrefers) {
+  // Priors that put black's first stone on f8, two points off the centre.
+  std::vector<float> priors(225, 1.0f);
+  priors[7 * 15 + 5] = 5000.0f;
+  CountingEvaluator evaluator(priors);
+  SearchParams params = FastParams();
+  params.centre_first_stone = true;
+  Harness harness(MakeSearchBrain(params, Reuse(true), evaluator, 15, 1),
+                  PlayTimeOptions());
+  harness.Send("START 15\nINFO rule 4\nINFO timeout_turn 1000\nBEGIN");
+  const std::vector<std::string> replies = harness.WaitForLines(3);
+  ASSERT_EQ(replies.size(), 3u);
+  EXPECT_EQ(replies[2], "7,7");  // h8
   harness.Finish();
 }
 

@@ -31,7 +31,7 @@ using testing::SuggestFor;
 TEST_F(InferenceServiceTest, SuggestGivesLegalMovesSortedByVisits) {
   StartWithModel1();
   for (const pb::Position& position :
-       {MovesPosition({}), MovesPosition({"h8", "h9", "i9"}),
+       {MovesPosition({"h8"}), MovesPosition({"h8", "h9", "i9"}),
         MovesPosition(testing::kDoubleThree)}) {
     pb::SuggestResponse response;
     ASSERT_TRUE(Suggest(SuggestFor(position, 48, 225), &response).ok());
@@ -50,6 +50,12 @@ TEST_F(InferenceServiceTest, SuggestGivesLegalMovesSortedByVisits) {
   EXPECT_EQ(response.candidates_size(), 225 - 8 - 1);
   for (const pb::Candidate& c : response.candidates())
     EXPECT_NE(c.move(), P("i8"));
+
+  // The empty board: the centre, without search, and says so.
+  ASSERT_TRUE(Suggest(SuggestFor(MovesPosition({}), 48, 225), &response).ok());
+  EXPECT_EQ(response.best_move(), P("h8"));
+  EXPECT_EQ(response.decided_by(), "centre-opening");
+  ASSERT_EQ(response.candidates_size(), 1);
 
   // White threatens a VCF down the a-file: the one defence is the answer,
   // without search, and says so.
@@ -227,9 +233,10 @@ TEST_F(InferenceServiceTest, HotSwapUnderLoadLosesNoRequest) {
   std::unique_ptr<grpc::Server> trainer_server =
       testing::StartFakeTrainer(trainer_service, trainer_port);
   ASSERT_NE(trainer_server, nullptr);
+  ChannelOptions channel;
+  channel.address = "127.0.0.1:" + std::to_string(trainer_port);
   absl::StatusOr<std::unique_ptr<TrainerClient>> trainer =
-      TrainerClient::Create(
-          {"127.0.0.1:" + std::to_string(trainer_port), "", "", ""}, 10000);
+      TrainerClient::Create(channel, 10000);
   ASSERT_TRUE(trainer.ok());
 
   const std::string model_dir = (dir_ / "fetched").string();

@@ -82,6 +82,34 @@ TEST(SearchTest, BlocksTheFivePointOfAFour) {
   ASSERT_EQ(r.children.size(), 1u);
 }
 
+TEST(SearchTest, TheFirstStoneGoesOnTheCentre) {
+  // The network prefers a point two off the centre (where the shipped
+  // model used to open); the empty board's only move is h8 all the same,
+  // on every board size, unless the search is told to leave it free.
+  for (const int size : {15, 19}) {
+    const Game game(size == 15 ? Variant::kRenju : Variant::kFreestyle, size);
+    const Point centre(size / 2, size / 2);
+    const Point off_centre(size / 2 - 2, size / 2);
+    OnePointEvaluator evaluator(off_centre);
+    SearchResult r = RunSearch(Params(50), evaluator, game);
+    EXPECT_EQ(r.tactic, Tactic::kCentreOpening);
+    EXPECT_EQ(r.best_move, Move::At(centre)) << MoveName(r.best_move);
+    ASSERT_EQ(r.children.size(), 1u);
+
+    SearchParams free_first = Params(50);
+    free_first.centre_first_stone = false;
+    r = RunSearch(free_first, evaluator, game);
+    EXPECT_EQ(r.tactic, Tactic::kNone);
+    EXPECT_EQ(r.best_move, Move::At(off_centre)) << MoveName(r.best_move);
+  }
+  // One stone on the board: the network chooses again.
+  Game one = MakeGame("h8", "", kWhite);
+  OnePointEvaluator evaluator(Pt("j8"));
+  const SearchResult r = RunSearch(Params(50), evaluator, one);
+  EXPECT_EQ(r.tactic, Tactic::kNone);
+  EXPECT_EQ(r.best_move, Move::At(Pt("j8")));
+}
+
 TEST(SearchTest, StraightFourCannotBeBlocked) {
   // Black's e8-h8 is open at both ends: white loses whatever it plays.
   Game game = MakeGame("e8 f8 g8 h8", "e9 f10 g11", kWhite);
