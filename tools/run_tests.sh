@@ -15,13 +15,15 @@
 #   tools/run_tests.sh --under-load [--release] [ctest args]
 # (or RENJU_TESTS_UNDER_LOAD=1) runs the same with one busy process per core
 # beside it at the lowest priority (nice 19), as on a shared machine: no test
-# may depend on having the cores to itself.
+# may depend on having the cores to itself. RENJU_TESTS_LOAD_NICE=0 makes
+# them normal-priority hogs, like a laptop busy with something else.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 start=$SECONDS
 
 release=0
 under_load="${RENJU_TESTS_UNDER_LOAD:-0}"
+load_nice="${RENJU_TESTS_LOAD_NICE:-19}"
 while (($#)); do
   case "$1" in
     --release) release=1 ;;
@@ -49,10 +51,10 @@ trap 'exit 130' INT
 
 if [[ "$under_load" == 1 ]]; then
   for ((i = 0; i < $(nproc); ++i)); do
-    nice -n 19 bash -c 'while :; do :; done' &
+    nice -n "$load_nice" bash -c 'while :; do :; done' &
     load_pids+=($!)
   done
-  echo "run_tests: under load: ${#load_pids[@]} busy processes at nice 19"
+  echo "run_tests: under load: ${#load_pids[@]} busy processes at nice $load_nice"
 fi
 
 if [[ "$release" == 1 ]]; then
