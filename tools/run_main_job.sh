@@ -9,7 +9,8 @@
 set -euo pipefail
 # It runs only `renju` (every process of the run is a `renju` subcommand;
 # pbrain-renju and share/renju/default.model come with that target), so
-# only `renju` is built: the tests and benchmarks are tools/run_tests.sh's.
-RENJU_BUILD_TARGETS=renju source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+# only `renju` is built, and the packages only the tests use (Chromium,
+# clang, Prometheus, Node) are left to tools/run_tests.sh.
+RENJU_SETUP_TEST_PACKAGES=0 RENJU_BUILD_TARGETS=renju source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 cd "$RENJU_ROOT"
 exec "$RENJU_BUILD/renju" train --config configs/tiny.textproto "$@"
