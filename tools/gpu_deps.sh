@@ -96,6 +96,16 @@ grep -rhoE 'lib[A-Za-z0-9_+-]+\.a\b' "$dir" --include='*.cmake' | sort -u |
     if [ -f "/usr/lib/$arch/$a" ]; then copy_file "/usr/lib/$arch/$a"; fi
   done
 
+# Debian puts a few headers in the multiarch folder (OpenSSL's
+# openssl/configuration.h and opensslconf.h), which GCC searches only as
+# /usr/include/x86_64-linux-gnu: a build against DIR would take them from
+# the system here and find none on the GPU host. Merge them into
+# DIR/usr/include, the one include folder DIR's configs name.
+if [ -d "$dir/usr/include/$arch" ]; then
+  cp -a "$dir/usr/include/$arch/." "$dir/usr/include/"
+  rm -rf "${dir:?}/usr/include/$arch"
+fi
+
 # Links whose target was not copied (a package's .so link to a file of
 # another package, say) would dangle on the host: copy the file instead.
 find "$dir" -type l | while read -r l; do
