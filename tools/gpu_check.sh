@@ -26,7 +26,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 full="${RENJU_GPU_FULL:-0}"
 log() { echo "[gpu_check $(date +%T)] $*"; }
 
-# A tarball travels in a quarter of the folder's size (BENCHMARKS.md):
+# A tarball travels in a third of the folder's size (BENCHMARKS.md):
 # unpack it outside the checkout.
 if [[ "$deps_arg" == *.tar.gz ]]; then
   mkdir -p /tmp/renju-gpu-deps
