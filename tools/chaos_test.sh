@@ -181,12 +181,13 @@ STATE_STEP_BACKWARDS=0
 restart_trainer() {  # after it died: it must resume at the step it saved
   local expected; expected=$(state_step)
   echo "==== chaos: restart $(( ${#RESUMES[@]} + 1 )) ====" >>"$LOGS/trainer.log"
+  local offset; offset=$(stat -c %s "$LOGS/trainer.log")
   start_trainer || { log "the trainer did not restart"; return 1; }
   local found
-  # The resume line since the last marker (Restore logs it before listening).
-  found=$(awk '/^==== chaos: restart /{since=""} {since=since $0 "\n"}
-               END{printf "%s", since}' "$LOGS/trainer.log" |
-    grep -o 'resumed training at step [0-9]*' | awk '{print $5}')
+  # The resume line this start wrote (Restore logs it before listening);
+  # read from where the log ended, as the log grows by megabytes an hour.
+  found=$(tail -c +$((offset + 1)) "$LOGS/trainer.log" |
+    grep -m1 -o 'resumed training at step [0-9]*' | awk '{print $5}')
   RESUMES+=("$expected:${found:--1}")
 }
 supervise() {
