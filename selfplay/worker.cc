@@ -273,6 +273,10 @@ Worker::UploadRound Worker::UploadPending() {
       round.failed = true;
       return round;
     }
+    // Logged before the files go: a worker killed between the two leaves
+    // games the log calls acknowledged still pending (uploaded again, a
+    // duplicate), never games stored without a line.
+    LogAcks(*acks);
     for (const pb::GameAck& ack : *acks) {
       if (ack.outcome() == pb::GameAck::REJECTED) {
         metrics_.games_rejected.Increment();
@@ -284,7 +288,6 @@ Worker::UploadRound Worker::UploadPending() {
       pending_.Remove(ack.uid()).IgnoreError();
       ++round.acknowledged;
     }
-    LogAcks(*acks);
   }
   return round;
 }
