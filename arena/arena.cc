@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <system_error>
 #include <thread>
 
 #include "absl/strings/ascii.h"
@@ -490,8 +491,14 @@ absl::StatusOr<ArenaSummary> RunArenaMatch(const ArenaOptions& options,
     std::error_code error;
     std::filesystem::create_directories(options.out_dir, error);
     if (error) {
-      return absl::PermissionDeniedError(absl::StrCat(
-          "arena: cannot create ", options.out_dir, ": ", error.message()));
+      // A full disk is worth waiting out (the trainer retries a publish
+      // that met one); anything else is the folder's fault.
+      const bool full = error == std::errc::no_space_on_device;
+      return absl::Status(
+          full ? absl::StatusCode::kResourceExhausted
+               : absl::StatusCode::kPermissionDenied,
+          absl::StrCat("arena: cannot create ", options.out_dir, ": ",
+                       error.message(), full ? " (disk full)" : ""));
     }
   }
   Match match(options, a, b, callbacks);

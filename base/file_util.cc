@@ -19,8 +19,15 @@ namespace renju {
 namespace {
 
 absl::Status Errno(absl::string_view what, const std::string& path) {
+  const int error = errno;
+  // Named, and given its own code, so that callers can wait for space
+  // instead of failing, and operators read what to fix.
+  if (error == ENOSPC || error == EDQUOT) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        what, " ", path, ": ", std::strerror(error), " (disk full)"));
+  }
   return absl::InternalError(
-      absl::StrCat(what, " ", path, ": ", std::strerror(errno)));
+      absl::StrCat(what, " ", path, ": ", std::strerror(error)));
 }
 
 }  // namespace
@@ -84,10 +91,16 @@ absl::StatusOr<std::string> ReadSecretFile(const std::string& path) {
 }
 
 absl::Status WriteFileAtomically(const std::string& path,
-                                 absl::string_view bytes) {
-  const std::string temp = absl::StrCat(path, ".tmp.", ::getpid());
+                                 absl::string_view bytes,
+                                 const std::string& temp_path) {
+  const std::string temp =
+      temp_path.empty() ? absl::StrCat(path, ".tmp.", ::getpid()) : temp_path;
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) return Errno("cannot create", temp);
+  if (fd < 0) {
+    absl::Status s = Errno("cannot create", temp);
+    ::unlink(temp.c_str());  // created before the failure, e.g. no inodes
+    return s;
+  }
   size_t written = 0;
   while (written < bytes.size()) {
     const ssize_t n =
@@ -101,8 +114,14 @@ absl::Status WriteFileAtomically(const std::string& path,
     }
     written += static_cast<size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+  if (::fsync(fd) != 0) {
     absl::Status s = Errno("cannot flush", temp);
+    ::close(fd);
+    ::unlink(temp.c_str());
+    return s;
+  }
+  if (::close(fd) != 0) {
+    absl::Status s = Errno("cannot close", temp);
     ::unlink(temp.c_str());
     return s;
   }

@@ -14,8 +14,17 @@
 namespace renju {
 
 absl::StatusOr<std::string> ReadFile(const std::string& path);
+// Writes `bytes` to a temporary file beside `path`, flushes it to disk and
+// renames it into place, so a crash or a full disk leaves either the old
+// file or the new one. The temporary is `temp_path` when given (a writer
+// that replaces one file over and over: a process killed mid-write leaves
+// one stale temporary, overwritten next time, not one per process), else
+// `path` + ".tmp." + the process id. A full disk (ENOSPC, EDQUOT) is
+// RESOURCE_EXHAUSTED with "disk full" in the message, other failures
+// INTERNAL; the temporary is removed either way.
 absl::Status WriteFileAtomically(const std::string& path,
-                                 absl::string_view bytes);
+                                 absl::string_view bytes,
+                                 const std::string& temp_path = "");
 
 // A secret (a bearer token, a tokens file) read once at start-up, the way
 // ssh reads a private key: refused, naming the file, if its mode lets the

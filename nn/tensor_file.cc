@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "base/file_util.h"
 
 namespace renju {
 namespace {
@@ -229,19 +230,14 @@ absl::Status WriteTensorFile(const std::string& path, TensorFile& file) {
   Append<uint64_t>(header, tensors.size());
   header += file.content_hash;
 
-  const std::string temp_path = path + ".tmp";
-  {
-    std::ofstream out(temp_path, std::ios::binary | std::ios::trunc);
-    out << header << contents;
-    out.close();
-    if (!out) {
-      return absl::UnavailableError(
-          absl::StrCat("checkpoint ", path, ": cannot write ", temp_path));
-    }
-  }
-  if (std::rename(temp_path.c_str(), path.c_str()) != 0) {
-    return absl::UnavailableError(absl::StrCat(
-        "checkpoint ", path, ": cannot rename ", temp_path, " into place"));
+  // One fixed temporary per file: a trainer killed mid-write leaves one
+  // stale file that the next save overwrites. On a full disk the old file
+  // stays whole and the caller hears RESOURCE_EXHAUSTED.
+  absl::Status written =
+      WriteFileAtomically(path, header + contents, path + ".tmp");
+  if (!written.ok()) {
+    return absl::Status(written.code(), absl::StrCat("checkpoint ", path, ": ",
+                                                     written.message()));
   }
   return absl::OkStatus();
 }

@@ -82,4 +82,20 @@ absl::Status GameDirectory::Remove(const std::string& uid) const {
   return absl::OkStatus();
 }
 
+absl::Status GameDirectory::SetAside(const std::string& uid) const {
+  if (!IsSafeName(uid)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("not a game uid: '", absl::CEscape(uid), "'"));
+  }
+  const std::string from = FileOf(uid);
+  const std::string to = from + ".unreadable";
+  std::error_code error;
+  fs::rename(from, to, error);
+  if (error) {
+    return absl::InternalError(absl::StrCat("cannot rename ", from, " to ", to,
+                                            ": ", error.message()));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace renju

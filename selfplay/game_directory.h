@@ -24,6 +24,9 @@ class GameDirectory {
   absl::StatusOr<std::vector<std::string>> ListUids() const;
   absl::StatusOr<pb::GameRecord> Read(const std::string& uid) const;
   absl::Status Remove(const std::string& uid) const;
+  // Renames an unreadable game's file to "<uid>.game.unreadable": kept for
+  // a person to look at, no longer listed, so that nothing waits on it.
+  absl::Status SetAside(const std::string& uid) const;
 
   const std::string& path() const { return path_; }
 

@@ -1,5 +1,6 @@
 #include "selfplay/selfplay_runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 #include <thread>
@@ -41,14 +42,7 @@ absl::Status SelfplayRunner::PlayGames(int thread, int64_t max_games,
     if (stop != nullptr && stop->load()) return absl::OkStatus();
     const int64_t index = started_.fetch_add(1);
     if (max_games > 0 && index >= max_games) return absl::OkStatus();
-    // One stream per game: the same seed replays the same games.
-    Random rng(seed_, static_cast<uint64_t>(index));
-    const GameModel model = evaluators();
-    SelfplaySettings settings = settings_;
-    settings.model_generation = model.generation;
-    absl::StatusOr<pb::GameRecord> game =
-        PlaySelfplayGame(settings, *model.evaluator, rng,
-                         absl::StrCat(uid_prefix_, index), stop);
+    absl::StatusOr<pb::GameRecord> game = PlayOne(index, evaluators, stop);
     if (!game.ok()) {
       if (absl::IsCancelled(game.status())) return absl::OkStatus();
       return game.status();
@@ -56,6 +50,39 @@ absl::Status SelfplayRunner::PlayGames(int thread, int64_t max_games,
     std::lock_guard<std::mutex> lock(mutex_);
     if (absl::Status s = sink(*game); !s.ok()) return s;
     tally_.Add(*game);
+  }
+}
+
+absl::StatusOr<pb::GameRecord> SelfplayRunner::PlayOne(
+    int64_t index, const EvaluatorSource& evaluators,
+    const std::atomic<bool>* stop) {
+  int64_t wait_ms = 1000;
+  for (;;) {
+    // One stream per game: the same seed replays the same games.
+    Random rng(seed_, static_cast<uint64_t>(index));
+    const GameModel model = evaluators();
+    SelfplaySettings settings = settings_;
+    settings.model_generation = model.generation;
+    const std::string uid = absl::StrCat(uid_prefix_, index);
+    absl::StatusOr<pb::GameRecord> game =
+        PlaySelfplayGame(settings, *model.evaluator, rng, uid, stop);
+    if (game.ok() || !(absl::IsUnavailable(game.status()) ||
+                       absl::IsDeadlineExceeded(game.status()))) {
+      return game;
+    }
+    RENJU_LOG(WARNING) << "game " << uid
+                       << " abandoned, its evaluator did not answer; played "
+                          "again in "
+                       << wait_ms << " ms: " << game.status();
+    const auto end =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(wait_ms);
+    while (std::chrono::steady_clock::now() < end) {
+      if (stop != nullptr && stop->load()) {
+        return absl::CancelledError("self-play stopped");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    wait_ms = std::min<int64_t>(wait_ms * 2, 30000);
   }
 }
 

@@ -65,6 +65,13 @@ class SelfplayRunner {
   absl::Status PlayGames(int thread, int64_t max_games,
                          const EvaluatorSource& evaluators,
                          const GameSink& sink, const std::atomic<bool>* stop);
+  // Plays game `index`; while its evaluator is unreachable (UNAVAILABLE or
+  // DEADLINE_EXCEEDED: a remote server restarting or stalled longer than
+  // its RPC deadline) plays it again from the start after a wait (1 s
+  // doubling to 30 s) instead of failing the run. CANCELLED once stopped.
+  absl::StatusOr<pb::GameRecord> PlayOne(int64_t index,
+                                         const EvaluatorSource& evaluators,
+                                         const std::atomic<bool>* stop);
 
   const SelfplaySettings settings_;
   const int concurrent_games_;

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
@@ -102,6 +103,11 @@ class Worker {
   void LogProgress(const SelfplayTally& tally);
   // A finished game into the pending folder, until the trainer has it.
   absl::Status KeepGame(const pb::GameRecord& game);
+  void LogAcks(const std::vector<pb::GameAck>& acks) const;
+  bool HasPendingGames() const {
+    absl::StatusOr<std::vector<std::string>> uids = pending_.ListUids();
+    return uids.ok() && !uids->empty();
+  }
 
   std::shared_ptr<EvaluatorStack> current() {
     absl::MutexLock lock(&mutex_);
@@ -241,6 +247,16 @@ Worker::UploadRound Worker::UploadPending() {
       absl::StatusOr<pb::GameRecord> game = pending_.Read((*uids)[i]);
       if (!game.ok()) {
         RENJU_LOG(ERROR) << game.status();
+        // Unreadable for good: out of the way, or a worker with --games
+        // would wait for it to be delivered forever.
+        if (absl::IsDataLoss(game.status())) {
+          absl::Status aside = pending_.SetAside((*uids)[i]);
+          RENJU_LOG(ERROR) << options_.worker_id << ": "
+                           << (aside.ok()
+                                   ? absl::StrCat("set aside as ", (*uids)[i],
+                                                  ".game.unreadable")
+                                   : aside.ToString());
+        }
         continue;
       }
       games.push_back(std::move(*game));
@@ -253,10 +269,14 @@ Worker::UploadRound Worker::UploadPending() {
       metrics_.upload_failures.Increment();
       RENJU_LOG(WARNING) << options_.worker_id << ": upload failed, "
                          << uids->size() - start
-                         << " games kept: " << acks.status().message();
+                         << " games kept: " << acks.status();
       round.failed = true;
       return round;
     }
+    // Logged before the files go: a worker killed between the two leaves
+    // games the log calls acknowledged still pending (uploaded again, a
+    // duplicate), never games stored without a line.
+    LogAcks(*acks);
     for (const pb::GameAck& ack : *acks) {
       if (ack.outcome() == pb::GameAck::REJECTED) {
         metrics_.games_rejected.Increment();
@@ -270,6 +290,20 @@ Worker::UploadRound Worker::UploadPending() {
     }
   }
   return round;
+}
+
+// One line per acknowledged batch, every uid with the trainer's verdict:
+// what lets an outside check (tools/chaos_test.sh) find each game the
+// worker was told is stored in the trainer's database.
+void Worker::LogAcks(const std::vector<pb::GameAck>& acks) const {
+  std::string line;
+  for (const pb::GameAck& ack : acks) {
+    // "stored", "duplicate" or "rejected".
+    const std::string outcome =
+        absl::AsciiStrToLower(pb::GameAck::Outcome_Name(ack.outcome()));
+    absl::StrAppend(&line, " ", ack.uid(), "=", outcome);
+  }
+  RENJU_LOG(INFO) << options_.worker_id << ": acknowledged" << line;
 }
 
 void Worker::UploadLoop() {
@@ -302,9 +336,26 @@ void Worker::LogProgress(const SelfplayTally& t) {
 
 absl::Status Worker::KeepGame(const pb::GameRecord& game) {
   absl::Status written = pending_.Write(game);
+  // A full pending folder empties as the uploader delivers games: wait for
+  // that rather than end the worker and drop the game (the other game
+  // threads wait behind this one, so the worker pauses meanwhile).
+  int64_t wait_ms = 1000;
+  while (absl::IsResourceExhausted(written)) {
+    RENJU_LOG(WARNING) << options_.worker_id
+                       << ": the pending folder's disk is full, game "
+                       << game.uid() << " waits " << wait_ms
+                       << " ms to be kept: " << written.message();
+    if (!SleepUnlessStopped(wait_ms, &stop_)) break;
+    wait_ms = std::min<int64_t>(wait_ms * 2, 30000);
+    written = pending_.Write(game);
+  }
   ++finished_;
-  // Counted once kept on disk, where the uploader finds it.
-  if (written.ok()) metrics_.games_finished.Increment();
+  // Counted once kept on disk, where the uploader finds it; the line lets
+  // an outside check (tools/chaos_test.sh) account for every game.
+  if (written.ok()) {
+    metrics_.games_finished.Increment();
+    RENJU_LOG(INFO) << options_.worker_id << ": kept game " << game.uid();
+  }
   return written;
 }
 
@@ -342,9 +393,12 @@ absl::Status Worker::Run(const std::atomic<bool>* external_stop) {
       own_models ? SelfplayRunner::EvaluatorSource([&] { return current(); })
                  : options_.evaluators,
       [&](const pb::GameRecord& game) { return KeepGame(game); }, &stop_);
-  // Deliver what is left, then stop the helpers.
+  // Deliver what is left, games an earlier run of this worker kept
+  // included (so restarting a worker with --games drains its folder), then
+  // stop the helpers.
   if (status.ok() && options_.max_games > 0) {
-    while (delivered_.load() < finished_.load() && !stop_.load()) {
+    while (!stop_.load() &&
+           (delivered_.load() < finished_.load() || HasPendingGames())) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
   }

@@ -29,7 +29,8 @@ struct WorkerOptions {
   // Finished games not yet acknowledged; fetched models go in
   // <pending_dir>/models.
   std::string pending_dir = "pending-games";
-  // Stop after this many games have been played and delivered (0: never).
+  // Stop after this many games have been played and every game in
+  // pending_dir (an earlier run's too) delivered (0: never).
   int64_t max_games = 0;
   uint64_t seed = 1;
   // When set, games are played with what this returns (e.g. an inference

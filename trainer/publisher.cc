@@ -37,7 +37,7 @@ absl::Status Publisher::Publish(int64_t generation, const std::string& path,
   model.size_bytes = static_cast<int64_t>(fs::file_size(path));
   model.created_unix_ms = NowUnixMs();
   model.status = best->has_value() ? "candidate" : "best";
-  if (absl::Status s = store_->RegisterModel(model); !s.ok()) return s;
+  if (absl::Status s = RegisterOnce(model); !s.ok()) return s;
   if (!best->has_value()) {
     RENJU_LOG(INFO) << "generation " << generation << " registered as best";
     return absl::OkStatus();
@@ -88,6 +88,22 @@ absl::Status Publisher::Publish(int64_t generation, const std::string& path,
   if (absl::Status s = store_->UpdateModel(model); !s.ok()) return s;
   RefreshRatings();
   return absl::OkStatus();
+}
+
+absl::Status Publisher::RegisterOnce(const ModelEntry& model) {
+  // The training loop retries a publish that met a full disk; the attempt
+  // before may have registered the generation and failed later (in its
+  // match). The same file is registered once; a different one is an error.
+  absl::StatusOr<std::vector<ModelEntry>> models = store_->Models();
+  if (!models.ok()) return models.status();
+  for (const ModelEntry& m : *models) {
+    if (m.generation != model.generation) continue;
+    if (m.sha256 == model.sha256) return absl::OkStatus();
+    return absl::AlreadyExistsError(absl::StrCat(
+        "generation ", model.generation, " is registered with sha256 ",
+        m.sha256, ", not ", model.sha256));
+  }
+  return store_->RegisterModel(model);
 }
 
 void Publisher::PlayAnchorMatches() {

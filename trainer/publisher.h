@@ -44,6 +44,8 @@ class Publisher {
   void RefreshRatings();
 
  private:
+  // Registers `model` unless its generation already is, with the same file.
+  absl::Status RegisterOnce(const ModelEntry& model);
   // Plays each anchor against every registered generation that is due
   // (AnchorsDue) and has not played it: the new generation, generation 0,
   // and any that a stopped trainer or a failed anchor left out. Games go

@@ -33,17 +33,31 @@ SqliteDb::~SqliteDb() { sqlite3_close(db_); }
 
 int64_t SqliteDb::Changes() const { return sqlite3_changes(db_); }
 
+namespace {
+
+// SQLITE_FULL ("database or disk is full") is worth waiting out: the write
+// succeeds once space is freed. Every other failure stays INTERNAL.
+absl::StatusCode CodeOf(int sqlite_code) {
+  return (sqlite_code & 0xff) == SQLITE_FULL
+             ? absl::StatusCode::kResourceExhausted
+             : absl::StatusCode::kInternal;
+}
+
+}  // namespace
+
 absl::Status SqliteDb::Error(absl::string_view what) const {
-  return absl::InternalError(
+  return absl::Status(
+      CodeOf(sqlite3_extended_errcode(db_)),
       absl::StrCat("database ", path_, ": ", what, ": ", sqlite3_errmsg(db_)));
 }
 
 absl::Status SqliteDb::Execute(absl::string_view sql) {
   char* message = nullptr;
   const std::string text(sql);
-  if (sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &message) !=
-      SQLITE_OK) {
-    absl::Status s = absl::InternalError(
+  const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &message);
+  if (rc != SQLITE_OK) {
+    absl::Status s = absl::Status(
+        CodeOf(rc),
         absl::StrCat("database ", path_, ": ", message ? message : "error",
                      " (in: ", text.substr(0, 80), ")"));
     sqlite3_free(message);

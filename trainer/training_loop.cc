@@ -27,6 +27,10 @@ constexpr int kReadChunk = 256;
 // A waiting rank 0 looks at the store (and tells the other ranks it is
 // still there) at least this often.
 constexpr absl::Duration kPollInterval = absl::Seconds(1);
+// A save or publish that found the disk full is tried again after 1 s,
+// doubling up to this: soon after space is freed, without a log line a
+// second for an operator who is away.
+constexpr absl::Duration kMaxRetryWait = absl::Seconds(30);
 
 // Keys of the loop's own lines in the training state.
 constexpr char kSamplesTrained[] = "samples_trained";
@@ -201,10 +205,12 @@ absl::Status TrainingLoop::PublishInitialModel() {
         "the model registry already has generation ", models->back().generation,
         "; generation 0 is for an empty one"));
   }
-  return Publish(0);
+  // At start-up nothing is worth waiting for: the operator sees the error.
+  if (absl::Status s = ExportAndRegister(0); !s.ok()) return s;
+  return SaveState();
 }
 
-absl::Status TrainingLoop::Publish(int64_t generation) {
+absl::Status TrainingLoop::ExportAndRegister(int64_t generation) {
   CheckpointInfo info;
   info.variants = options_.variants;
   info.generation = generation;
@@ -224,7 +230,44 @@ absl::Status TrainingLoop::Publish(int64_t generation) {
   generation_ = generation;
   RENJU_LOG(INFO) << "published generation " << generation << " at step "
                   << trainer_->step() << ": " << path;
-  return SaveState();
+  return absl::OkStatus();
+}
+
+absl::Status TrainingLoop::Publish(int64_t generation) {
+  if (absl::Status s =
+          RetryWhileDiskFull(absl::StrCat("publishing generation ", generation),
+                             [&] { return ExportAndRegister(generation); });
+      !s.ok()) {
+    return s;
+  }
+  return RetryWhileDiskFull("saving the training state",
+                            [&] { return SaveState(); });
+}
+
+// Files are replaced atomically, so a failed write leaves the last good
+// checkpoint and models in place; giving up would also throw away the steps
+// trained since that checkpoint, and a restart would meet the same full
+// disk. So the loop waits here (uploads fail meanwhile, and workers keep
+// their games) and goes on once space is freed.
+absl::Status TrainingLoop::RetryWhileDiskFull(
+    const std::string& what, const std::function<absl::Status()>& attempt) {
+  absl::Duration wait = absl::Seconds(1);
+  for (;;) {
+    const absl::Status s = attempt();
+    if (s.ok() || !(absl::IsResourceExhausted(s) || absl::IsUnavailable(s))) {
+      return s;
+    }
+    RENJU_LOG(WARNING) << what << " failed"
+                       << (absl::IsResourceExhausted(s) ? ", the disk is full"
+                                                        : "")
+                       << "; trying again in " << absl::FormatDuration(wait)
+                       << ", the last good files stay in place: " << s;
+    absl::MutexLock lock(&mutex_);
+    if (mutex_.AwaitWithTimeout(absl::Condition(&stop_requested_), wait)) {
+      return s;
+    }
+    wait = std::min(wait * 2, kMaxRetryWait);
+  }
 }
 
 absl::Status TrainingLoop::SaveState() {
@@ -348,7 +391,11 @@ absl::Status TrainingLoop::TrainStep() {
       done_after_round_ = true;
     }
   } else if (step % options_.checkpoint_every_steps == 0) {
-    if (absl::Status s = SaveState(); !s.ok()) return s;
+    if (absl::Status s = RetryWhileDiskFull("saving the training state",
+                                            [&] { return SaveState(); });
+        !s.ok()) {
+      return s;
+    }
   }
   return absl::OkStatus();
 }

@@ -197,7 +197,16 @@ class TrainingLoop {
   // Rank 0's decision for this round, shared with the other ranks.
   absl::StatusOr<Round> Decide();
   absl::Status TrainStep();
+  // Exports `generation` and hands it to publish_; sets generation_.
+  absl::Status ExportAndRegister(int64_t generation);
+  // ExportAndRegister, then SaveState, each retried while the disk is full.
   absl::Status Publish(int64_t generation);
+  // Runs `attempt` until it succeeds, fails other than RESOURCE_EXHAUSTED
+  // (a full disk) or UNAVAILABLE (a file that could not be written), or
+  // Stop() is called (its last failure then). Between tries it waits, 1 s
+  // doubling to 30 s, and logs `what` and why.
+  absl::Status RetryWhileDiskFull(const std::string& what,
+                                  const std::function<absl::Status()>& attempt);
   void LogProgress();
   void AppendLossRow(const StepStats& s);
   void ThreadBody();

@@ -1,11 +1,14 @@
 // SelfplayRunner's game threads: they play the games asked for, and a
 // paused runner (the trainer asking self-play to let training catch up)
-// starts none until the pause ends.
+// starts none until the pause ends; a game whose evaluator is unreachable
+// is played again rather than ending the run.
 #include "selfplay/selfplay_runner.h"
 
 #include <atomic>
 #include <chrono>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "search/fake_evaluators.h"
@@ -91,6 +94,55 @@ TEST(SelfplayRunnerTest, AStopEndsAPausedRunner) {
   run.join();
   EXPECT_TRUE(status.ok()) << status;
   EXPECT_EQ(runner.tally().games, 0);
+}
+
+// Fails its first `failures` calls with `code` (an unreachable remote
+// server), then answers like a RandomEvaluator.
+class FlakyEvaluator : public Evaluator {
+ public:
+  FlakyEvaluator(int failures, absl::StatusCode code)
+      : failures_(failures), code_(code) {}
+  absl::Status Evaluate(Game& game, Evaluation& out) override {
+    if (calls_++ < failures_) return absl::Status(code_, "server away");
+    return inner_.Evaluate(game, out);
+  }
+
+ private:
+  const int failures_;
+  const absl::StatusCode code_;
+  std::atomic<int> calls_{0};
+  RandomEvaluator inner_{7};
+};
+
+TEST(SelfplayRunnerTest, PlaysAGameAgainWhileItsEvaluatorIsUnreachable) {
+  for (absl::StatusCode code :
+       {absl::StatusCode::kUnavailable, absl::StatusCode::kDeadlineExceeded}) {
+    auto evaluator = std::make_shared<FlakyEvaluator>(1, code);
+    SelfplayRunner runner(QuickSettings(), 1, 1);
+    std::vector<std::string> uids;
+    const absl::Status status = runner.Run(
+        2, [&] { return GameModel(evaluator, 0); },
+        [&](const pb::GameRecord& game) {
+          uids.push_back(game.uid());
+          return absl::OkStatus();
+        },
+        nullptr);
+    ASSERT_TRUE(status.ok()) << status;
+    // Both games, the first played again under its own uid: none is lost
+    // or counted twice.
+    ASSERT_EQ(uids.size(), 2u);
+    EXPECT_NE(uids[0], uids[1]);
+  }
+}
+
+TEST(SelfplayRunnerTest, OtherEvaluatorErrorsStillEndTheRun) {
+  auto evaluator =
+      std::make_shared<FlakyEvaluator>(1, absl::StatusCode::kInvalidArgument);
+  SelfplayRunner runner(QuickSettings(), 1, 1);
+  const absl::Status status = runner.Run(
+      2, [&] { return GameModel(evaluator, 0); },
+      [](const pb::GameRecord&) { return absl::OkStatus(); }, nullptr);
+  EXPECT_TRUE(absl::IsInvalidArgument(status)) << status;
 }
 
 }  // namespace
