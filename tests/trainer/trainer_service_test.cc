@@ -20,6 +20,12 @@
 namespace renju {
 namespace {
 
+TrainerServiceOptions WithTokens(std::map<std::string, std::string> tokens) {
+  TrainerServiceOptions options;
+  options.worker_tokens = std::move(tokens);
+  return options;
+}
+
 namespace fs = std::filesystem;
 
 int P(const char* name) { return PointIndex(*ParsePoint(name, 15), 15); }
@@ -71,7 +77,10 @@ class TrainerServiceTest : public ::testing::Test {
   }
 
   std::unique_ptr<TrainerClient> Client(const std::string& token = "") {
-    auto client = TrainerClient::Create({address_, "", "", token}, 5000);
+    ChannelOptions channel;
+    channel.address = address_;
+    channel.token = token;
+    auto client = TrainerClient::Create(channel, 5000);
     EXPECT_TRUE(client.ok());
     return std::move(*client);
   }
@@ -159,7 +168,7 @@ TEST_F(TrainerServiceTest, GamesOfAnotherRuleOrSizeAreRejected) {
 }
 
 TEST_F(TrainerServiceTest, UidsAreUniquePerWorker) {
-  Start({{{"secret-1", "w1"}, {"secret-2", "w2"}}, 256, 1 << 16});
+  Start(WithTokens({{"secret-1", "w1"}, {"secret-2", "w2"}}));
   // w2 uploads a uid first that w1 is about to use: w1's game is still
   // stored, and w2's retry is a duplicate of its own.
   auto w2 = Client("secret-2")->UploadGames("w2", {FiveGame("w1-1")});
@@ -184,7 +193,7 @@ TEST_F(TrainerServiceTest, UnsafeUidsAreNotEchoed) {
 }
 
 TEST_F(TrainerServiceTest, TokensNameTheWorker) {
-  Start({{{"secret-1", "w1"}}, 256, 1 << 16});
+  Start(WithTokens({{"secret-1", "w1"}}));
   auto anonymous = Client();
   auto result = anonymous->UploadGames("w1", {FiveGame("g")});
   EXPECT_EQ(result.status().code(), absl::StatusCode::kUnauthenticated);
@@ -233,7 +242,9 @@ TEST_F(TrainerServiceTest, TlsWhenCertificatesAreConfigured) {
 }
 
 TEST_F(TrainerServiceTest, OversizedUploadIsRejected) {
-  Start({{}, 2, 1 << 16});
+  TrainerServiceOptions two_games;
+  two_games.max_games_per_upload = 2;
+  Start(two_games);
   auto client = Client();
   auto result =
       client->UploadGames("w", {FiveGame("a"), FiveGame("b"), FiveGame("c")});
@@ -280,7 +291,9 @@ TEST_F(TrainerServiceTest, MetricsCountEveryGameByOutcomeAndReason) {
 }
 
 TEST_F(TrainerServiceTest, ModelDownloadIsVerified) {
-  Start({{}, 256, 1000});  // small chunks: several per file
+  TrainerServiceOptions small_chunks;  // several per file
+  small_chunks.fetch_chunk_bytes = 1000;
+  Start(small_chunks);
   auto client = Client();
   EXPECT_EQ(client->GetCurrentModel().status().code(),
             absl::StatusCode::kNotFound);
