@@ -40,13 +40,13 @@ namespace renju {
 
 enum class Tactic : uint8_t {
   kNone = 0,
-  kWinInOne,    // the side to move has a five point
-  kBlockFive,   // the opponent threatens one five: the block is forced
-  kLostToFive,  // the opponent has a five nobody can stop
-  kVcf,         // the side to move wins by continuous fours
-  kDefendVcf,   // the opponent has a VCF: only its defences are searched
-  kVct,         // the side to move wins by continuous threes and fours
-  kDefendVct,   // the opponent has a VCT: only its refutations are searched
+  kWinInOne,       // the side to move has a five point
+  kBlockFive,      // the opponent threatens one five: the block is forced
+  kLostToFive,     // the opponent has a five nobody can stop
+  kVcf,            // the side to move wins by continuous fours
+  kDefendVcf,      // the opponent has a VCF: only its defences are searched
+  kVct,            // the side to move wins by continuous threes and fours
+  kDefendVct,      // the opponent has a VCT: only its refutations are searched
   kCentreOpening,  // the empty board: only the centre is searched
 };
 absl::string_view TacticName(Tactic t);  // "win-in-one", ...
