@@ -150,12 +150,13 @@ void CheckEvaluator(Checker& c, const std::string& p,
   c.Range(p + ".torch_threads", e.torch_threads(), 0, 256);
   c.Range<int64_t>(p + ".cache_entries", e.cache_entries(), 0, 100000000);
   CheckDevice(c, p + ".device", e.device());
-  c.Require(e.precision() == "fp32" || e.precision() == "bf16" ||
-                e.precision() == "fp16",
-            p + ".precision",
-            absl::StrCat("'", e.precision(), "' is not fp32, bf16 or fp16"));
-  c.Require(e.precision() == "fp32" || e.device() != "cpu", p + ".precision",
-            absl::StrCat(e.precision(), " needs a CUDA device, not cpu"));
+  c.Require(
+      e.precision() == "fp32" || e.precision() == "bf16" ||
+          e.precision() == "fp16" || e.precision() == "auto",
+      p + ".precision",
+      absl::StrCat("'", e.precision(), "' is not fp32, bf16, fp16 or auto"));
+  c.Require(e.precision() != "fp16" || e.device() != "cpu", p + ".precision",
+            "fp16 needs a CUDA device, not cpu");
 }
 
 // `variant` and `board_size` are the run's, for the opening rules of the
@@ -496,6 +497,12 @@ SearchParams ToPlayTimeSearchParams(const pb::SearchConfig& s) {
   SearchParams p = ToSearchParams(s);
   if (!s.has_minibatch_size()) p.minibatch_size = kPlayTimeMinibatchSize;
   return p;
+}
+
+pb::EvaluatorConfig ToPlayTimeEvaluatorConfig(const pb::EvaluatorConfig& e) {
+  pb::EvaluatorConfig out = e;
+  if (!e.has_precision()) out.set_precision("auto");
+  return out;
 }
 
 OpeningParams ToOpeningParams(const pb::SearchConfig& s) {

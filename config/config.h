@@ -44,6 +44,10 @@ SearchParams ToSearchParams(const pb::SearchConfig& config);
 // As ToSearchParams, for a search that plays alone (the server, the Gomocup
 // engine): an unset minibatch_size gathers kPlayTimeMinibatchSize leaves.
 SearchParams ToPlayTimeSearchParams(const pb::SearchConfig& config);
+// The evaluator of play (the server, the Gomocup engine): an unset
+// precision is "auto", bf16 on a CPU that computes it natively.
+pb::EvaluatorConfig ToPlayTimeEvaluatorConfig(
+    const pb::EvaluatorConfig& config);
 OpeningParams ToOpeningParams(const pb::SearchConfig& config);
 BatchedEvaluatorOptions ToEvaluatorOptions(const pb::EvaluatorConfig& config);
 

@@ -228,7 +228,8 @@ absl::StatusOr<std::unique_ptr<GomocupBrain>> MakeSearchBrain(
     const pb::RunConfig& config, const std::string& model, uint64_t seed) {
   // One searching caller: its threads' requests form the batches as they
   // come, so waiting for a fuller batch would only add latency.
-  pb::EvaluatorConfig evaluator = config.server().evaluator();
+  pb::EvaluatorConfig evaluator =
+      ToPlayTimeEvaluatorConfig(config.server().evaluator());
   evaluator.set_max_wait_us(0);
   absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack =
       CreateEvaluatorStack(config, evaluator, model, seed);

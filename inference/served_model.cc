@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/error_field.h"
+#include "config/config.h"
 #include "config/evaluator_config.h"
 #include "nn/checkpoint.h"
 #include "rpc/game_record.h"
@@ -39,7 +40,8 @@ absl::StatusOr<std::shared_ptr<const ServedModel>> LoadServedModel(
   model->info.set_status("serving");
   model->variants = checkpoint.variants;
   absl::StatusOr<std::unique_ptr<EvaluatorStack>> stack = CreateEvaluatorStack(
-      config, config.server().evaluator(), path, seed, metrics);
+      config, ToPlayTimeEvaluatorConfig(config.server().evaluator()), path,
+      seed, metrics);
   if (!stack.ok()) return stack.status();
   model->stack = std::move(*stack);
   return std::shared_ptr<const ServedModel>(std::move(model));

@@ -18,14 +18,38 @@
 namespace renju {
 namespace {
 
-absl::StatusOr<torch::ScalarType> ParsePrecision(Precision precision,
-                                                 const torch::Device& device) {
-  if (precision == Precision::kFloat32) return torch::kFloat32;
-  if (!device.is_cuda()) {
-    return absl::InvalidArgumentError(
-        "half and bfloat16 precision need a CUDA device; use float32 on CPU");
+// The precision a model on `device` computes in: kAuto resolved, and the
+// combinations that do not run (or run slower than float32) refused.
+absl::StatusOr<Precision> ResolvePrecision(Precision precision,
+                                           const torch::Device& device,
+                                           bool fold_batch_norm) {
+  if (precision == Precision::kAuto) {
+    return device.is_cpu() && NativeBf16OnCpu() && fold_batch_norm
+               ? Precision::kBFloat16
+               : Precision::kFloat32;
   }
-  return precision == Precision::kFloat16 ? torch::kFloat16 : torch::kBFloat16;
+  if (precision == Precision::kFloat32 || device.is_cuda()) return precision;
+  if (precision == Precision::kFloat16) {
+    return absl::InvalidArgumentError(
+        "fp16 precision needs a CUDA device; use fp32 or bf16 on CPU");
+  }
+  if (!NativeBf16OnCpu()) {
+    return absl::InvalidArgumentError(
+        "bf16 precision on CPU needs a CPU with native bf16 (AVX512-BF16), "
+        "which this one lacks (emulated it is slower than fp32); use fp32");
+  }
+  if (!fold_batch_norm) {
+    return absl::InvalidArgumentError(
+        "bf16 precision on CPU runs the folded play network only; the "
+        "network as trained (fold_batch_norm false) runs in fp32");
+  }
+  return precision;
+}
+
+torch::ScalarType ToScalarType(Precision precision) {
+  return precision == Precision::kFloat16    ? torch::kFloat16
+         : precision == Precision::kBFloat16 ? torch::kBFloat16
+                                             : torch::kFloat32;
 }
 
 // Moves the net to its device and precision, with conv weights in
@@ -56,7 +80,12 @@ void MoveNet(PolicyValueNetImpl& net, const torch::Device& device,
 struct Model::Impl {
   PolicyValueNet net;
   torch::Device device;
-  torch::ScalarType dtype;
+  Precision precision;      // resolved: never kAuto
+  torch::ScalarType dtype;  // net's weights
+  // The folded network's weights and the inputs it gets. On a CPU in bf16
+  // only the folded network is in bf16 (folded from float32 weights); the
+  // module stays float32 for exporting and cloning.
+  torch::ScalarType play_dtype;
   bool fold_batch_norm = true;
   // Built by the first Forward: by then the weights are final (Load and
   // Clone import them before handing the model out).
@@ -80,19 +109,22 @@ absl::StatusOr<std::unique_ptr<Model>> Model::Build(
   absl::StatusOr<torch::Device> device =
       ParseTorchDevice(options.device, "device");
   if (!device.ok()) return device.status();
-  absl::StatusOr<torch::ScalarType> dtype =
-      ParsePrecision(options.precision, *device);
-  if (!dtype.ok()) return dtype.status();
+  absl::StatusOr<Precision> precision =
+      ResolvePrecision(options.precision, *device, options.fold_batch_norm);
+  if (!precision.ok()) return precision.status();
+  const torch::ScalarType play_dtype = ToScalarType(*precision);
+  const torch::ScalarType dtype =
+      device->is_cpu() ? torch::kFloat32 : play_dtype;
   if (device->is_cpu()) KeepActivationsInHeap();
   std::unique_ptr<Model> model;
   absl::Status status = TorchGuarded("creating the network", [&] {
     // Loading and cloning overwrite the weights: leave the generator alone.
     if (seed.has_value()) torch::manual_seed(*seed);
-    auto impl =
-        std::make_unique<Impl>(Impl{PolicyValueNet(config), *device, *dtype,
-                                    options.fold_batch_norm, nullptr});
+    auto impl = std::make_unique<Impl>(Impl{PolicyValueNet(config), *device,
+                                            *precision, dtype, play_dtype,
+                                            options.fold_batch_norm, nullptr});
     impl->net->eval();
-    MoveNet(*impl->net, *device, *dtype);
+    MoveNet(*impl->net, *device, dtype);
     CheckpointInfo info;
     info.config = config;
     model.reset(new Model(std::move(impl), std::move(info)));
@@ -134,9 +166,7 @@ absl::StatusOr<std::unique_ptr<Model>> Model::Load(
 absl::StatusOr<std::unique_ptr<Model>> Model::Clone() const {
   ModelOptions options;
   options.device = impl_->device.str();
-  options.precision = impl_->dtype == torch::kFloat16    ? Precision::kFloat16
-                      : impl_->dtype == torch::kBFloat16 ? Precision::kBFloat16
-                                                         : Precision::kFloat32;
+  options.precision = impl_->precision;
   options.fold_batch_norm = impl_->fold_batch_norm;
   absl::StatusOr<std::unique_ptr<Model>> clone =
       Build(config(), options, std::nullopt);
@@ -184,15 +214,17 @@ absl::Status Model::Forward(const float* inputs, int batch,
     if (batch == 1 && impl_->device.is_cpu()) {
       x = x.expand({2, planes, size, size});
     }
-    if (impl_->device.is_cuda() || impl_->dtype != torch::kFloat32) {
-      x = x.to(impl_->device, impl_->dtype);
+    // Unfolded, play_dtype is dtype (ResolvePrecision).
+    if (impl_->device.is_cuda() || impl_->play_dtype != torch::kFloat32) {
+      x = x.to(impl_->device, impl_->play_dtype);
     }
     x = x.contiguous(torch::MemoryFormat::ChannelsLast);
     torch::Tensor policy;
     torch::Tensor wdl;
     if (impl_->fold_batch_norm) {
       if (!impl_->folded) {
-        impl_->folded = std::make_unique<InferenceNet>(*impl_->net);
+        impl_->folded =
+            std::make_unique<InferenceNet>(*impl_->net, impl_->play_dtype);
       }
       std::tie(policy, wdl) = impl_->folded->forward(x);
     } else {
@@ -213,6 +245,12 @@ int Model::input_floats() const {
 
 std::string Model::device_name() const { return impl_->device.str(); }
 
+std::string Model::precision_name() const {
+  return impl_->precision == Precision::kFloat16    ? "fp16"
+         : impl_->precision == Precision::kBFloat16 ? "bf16"
+                                                    : "fp32";
+}
+
 void SetIntraOpThreads(int n) { at::set_num_threads(n); }
 
 int IntraOpThreads() { return at::get_num_threads(); }
@@ -223,8 +261,21 @@ absl::StatusOr<Precision> PrecisionFromName(const std::string& name) {
   if (name == "fp32") return Precision::kFloat32;
   if (name == "fp16") return Precision::kFloat16;
   if (name == "bf16") return Precision::kBFloat16;
-  return absl::InvalidArgumentError(
-      absl::StrCat("precision '", name, "': expected fp32, fp16 or bf16"));
+  if (name == "auto") return Precision::kAuto;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "precision '", name, "': expected fp32, fp16, bf16 or auto"));
+}
+
+bool NativeBf16OnCpu() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool native = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512bf16") != 0;
+  }();
+  return native;
+#else
+  return false;
+#endif
 }
 
 }  // namespace renju

@@ -23,21 +23,34 @@ namespace renju {
 
 enum class Precision : uint8_t {
   kFloat32 = 0,
-  kFloat16 = 1,   // CUDA only
-  kBFloat16 = 2,  // CUDA only
+  kFloat16 = 1,  // CUDA only
+  // On CUDA; and on a CPU with native bf16 arithmetic (NativeBf16OnCpu),
+  // where only the folded play network runs in it: the weights are folded
+  // in float32 and rounded once, and oneDNN's bf16 convolutions forward
+  // about twice the positions/s of float32 (BENCHMARKS.md, "Play-time
+  // throughput", with the outputs' distance from float32's).
+  kBFloat16 = 2,
+  // kBFloat16 where it is native on a CPU, else kFloat32 (CUDA included).
+  kAuto = 3,
 };
 
 // Building the first CPU model also tunes glibc's malloc for the process
 // (large blocks stay in the heap; see model.cc), which makes CPU forwards
 // several times faster.
-// "fp32", "fp16" or "bf16"; anything else is InvalidArgument.
+// "fp32", "fp16", "bf16" or "auto"; anything else is InvalidArgument.
 absl::StatusOr<Precision> PrecisionFromName(const std::string& name);
+
+// Whether this CPU computes in bf16 natively (AVX512-BF16; AMX CPUs have it
+// too). Without it oneDNN emulates bf16, slower than float32, so a CPU
+// model refuses kBFloat16 and kAuto means kFloat32.
+bool NativeBf16OnCpu();
 
 struct ModelOptions {
   // "auto" (CUDA when the linked LibTorch has it and a GPU is visible, else
   // CPU), "cpu", "cuda" or "cuda:N".
   std::string device = "auto";
-  // Weights and activations; the outputs are always float32.
+  // Weights and activations; the outputs are always float32. A CPU model
+  // in bf16 needs fold_batch_norm.
   Precision precision = Precision::kFloat32;
   // Forward through the network with its batch norms folded into the
   // convolutions (InferenceNet in network.h); false runs the module as
@@ -92,6 +105,8 @@ class Model {
   const std::string& content_hash() const { return content_hash_; }
   // "cpu" or "cuda:0".
   std::string device_name() const;
+  // The precision it computes in, kAuto resolved: "fp32", "fp16" or "bf16".
+  std::string precision_name() const;
 
  private:
   struct Impl;

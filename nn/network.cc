@@ -199,8 +199,8 @@ torch::Tensor PolicyValueNetImpl::ValueHidden(const torch::Tensor& trunk) {
 
 InferenceNet::FoldedConv InferenceNet::Fold(
     const torch::nn::Conv2d& conv,
-    const std::vector<torch::nn::BatchNorm2d>& norms) {
-  // Folded in float32 whatever the net's precision, then converted back.
+    const std::vector<torch::nn::BatchNorm2d>& norms, torch::ScalarType dtype) {
+  // Folded in float32 whatever the net's precision, then rounded once.
   const torch::Tensor w = conv->weight.detach().to(torch::kFloat32);
   std::vector<torch::Tensor> scales;
   std::vector<torch::Tensor> shifts;
@@ -216,9 +216,9 @@ InferenceNet::FoldedConv InferenceNet::Fold(
   const torch::Tensor scale = torch::cat(scales);
   FoldedConv out;
   out.weight = (w * scale.view({-1, 1, 1, 1}))
-                   .to(conv->weight.scalar_type())
+                   .to(dtype)
                    .contiguous(torch::MemoryFormat::ChannelsLast);
-  out.bias = torch::cat(shifts).to(conv->weight.scalar_type());
+  out.bias = torch::cat(shifts).to(dtype);
   out.padding = (*conv->options.kernel_size())[0] / 2;
   return out;
 }
@@ -228,32 +228,33 @@ torch::Tensor InferenceNet::Apply(const FoldedConv& conv,
   return torch::conv2d(x, conv.weight, conv.bias, /*stride=*/1, conv.padding);
 }
 
-InferenceNet::InferenceNet(PolicyValueNetImpl& net) {
+InferenceNet::InferenceNet(PolicyValueNetImpl& net, torch::ScalarType dtype) {
   torch::NoGradGuard no_grad;
-  stem_ = Fold(net.stem_conv_, {net.stem_bn_});
+  auto take = [dtype](const torch::Tensor& t) { return t.detach().to(dtype); };
+  stem_ = Fold(net.stem_conv_, {net.stem_bn_}, dtype);
   for (const std::shared_ptr<torch::nn::Module>& module : *net.blocks_) {
     const ResidualBlockImpl& b = *module->as<ResidualBlockImpl>();
     Block block;
     block.regular = b.regular_;
     block.pooled = b.pooled_;
     if (b.pooled_ > 0) {
-      block.conv1 = Fold(b.conv1_, {b.bn1_, b.pool_bn_});
-      block.pool_fc_weight = b.pool_fc_->weight.detach();
-      block.pool_fc_bias = b.pool_fc_->bias.detach();
+      block.conv1 = Fold(b.conv1_, {b.bn1_, b.pool_bn_}, dtype);
+      block.pool_fc_weight = take(b.pool_fc_->weight);
+      block.pool_fc_bias = take(b.pool_fc_->bias);
     } else {
-      block.conv1 = Fold(b.conv1_, {b.bn1_});
+      block.conv1 = Fold(b.conv1_, {b.bn1_}, dtype);
     }
-    block.conv2 = Fold(b.conv2_, {b.bn2_});
+    block.conv2 = Fold(b.conv2_, {b.bn2_}, dtype);
     blocks_.push_back(std::move(block));
   }
-  policy_conv_ = Fold(net.policy_conv_, {net.policy_bn_});
-  policy_out_weight_ = net.policy_out_->weight.detach();
-  policy_out_bias_ = net.policy_out_->bias.detach();
-  value_conv_ = Fold(net.value_conv_, {net.value_bn_});
-  value_fc_weight_ = net.value_fc_->weight.detach();
-  value_fc_bias_ = net.value_fc_->bias.detach();
-  value_out_weight_ = net.value_out_->weight.detach();
-  value_out_bias_ = net.value_out_->bias.detach();
+  policy_conv_ = Fold(net.policy_conv_, {net.policy_bn_}, dtype);
+  policy_out_weight_ = take(net.policy_out_->weight);
+  policy_out_bias_ = take(net.policy_out_->bias);
+  value_conv_ = Fold(net.value_conv_, {net.value_bn_}, dtype);
+  value_fc_weight_ = take(net.value_fc_->weight);
+  value_fc_bias_ = take(net.value_fc_->bias);
+  value_out_weight_ = take(net.value_out_->weight);
+  value_out_bias_ = take(net.value_out_->bias);
 }
 
 std::pair<torch::Tensor, torch::Tensor> InferenceNet::forward(

@@ -85,11 +85,13 @@ TORCH_MODULE(PolicyValueNet);
 // two small linear layers, adds and ReLUs instead of a batch norm pass over
 // the activations after each convolution. Gives the eval-mode forward()'s
 // outputs to rounding. Built once the weights are final (Model builds one
-// after loading); later changes to `net` do not reach it. Same device and
-// dtype as `net`. Not thread-safe: one caller at a time, in InferenceMode.
+// after loading); later changes to `net` do not reach it. Same device as
+// `net`; its weights are folded in float32 and then stored as `dtype`, the
+// type its inputs must have. Not thread-safe: one caller at a time, in
+// InferenceMode.
 class InferenceNet {
  public:
-  explicit InferenceNet(PolicyValueNetImpl& net);
+  InferenceNet(PolicyValueNetImpl& net, torch::ScalarType dtype);
   // As PolicyValueNetImpl::forward.
   std::pair<torch::Tensor, torch::Tensor> forward(const torch::Tensor& x) const;
 
@@ -108,7 +110,8 @@ class InferenceNet {
     torch::Tensor pool_fc_bias;
   };
   static FoldedConv Fold(const torch::nn::Conv2d& conv,
-                         const std::vector<torch::nn::BatchNorm2d>& norms);
+                         const std::vector<torch::nn::BatchNorm2d>& norms,
+                         torch::ScalarType dtype);
   static torch::Tensor Apply(const FoldedConv& conv, const torch::Tensor& x);
 
   FoldedConv stem_;

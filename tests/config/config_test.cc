@@ -94,14 +94,19 @@ TEST(ConfigTest, OutOfRangeFieldsNameThePathAndValue) {
             "config g3: trainer.device: 'cuda:01' is not auto, cpu, cuda or "
             "cuda:N");
   config = ParseRunConfig(
-      "selfplay { evaluator { device: \"cpu\" precision: \"bf16\" } }", "p");
+      "selfplay { evaluator { device: \"cpu\" precision: \"fp16\" } }", "p");
   EXPECT_EQ(std::string(config.status().message()),
-            "config p: selfplay.evaluator.precision: bf16 needs a CUDA device, "
+            "config p: selfplay.evaluator.precision: fp16 needs a CUDA device, "
             "not cpu");
+  // bf16 on a CPU is the model's to refuse where the CPU lacks it.
+  EXPECT_TRUE(
+      ParseRunConfig(
+          "server { evaluator { device: \"cpu\" precision: \"bf16\" } }", "p2")
+          .ok());
   config = ParseRunConfig("server { evaluator { precision: \"int8\" } }", "q");
   EXPECT_EQ(std::string(config.status().message()),
-            "config q: server.evaluator.precision: 'int8' is not fp32, bf16 or "
-            "fp16");
+            "config q: server.evaluator.precision: 'int8' is not fp32, bf16, "
+            "fp16 or auto");
   EXPECT_TRUE(
       ParseRunConfig(
           "selfplay { evaluator { device: \"cuda\" precision: \"bf16\" } }",
@@ -134,6 +139,19 @@ TEST(ConfigTest, MinibatchSizeDefaultsByUse) {
   config = ParseRunConfig("arena { search { max_collisions: -1 } }", "m3");
   EXPECT_EQ(std::string(config.status().message()),
             "config m3: arena.search.max_collisions = -1 is outside 0..100000");
+}
+
+// Play picks its precision by the CPU unless told; the rest stay fp32.
+TEST(ConfigTest, PrecisionDefaultsByUse) {
+  EXPECT_EQ(pb::EvaluatorConfig().precision(), "fp32");
+  EXPECT_EQ(ToPlayTimeEvaluatorConfig(pb::EvaluatorConfig()).precision(),
+            "auto");
+  auto config =
+      ParseRunConfig("server { evaluator { precision: \"fp32\" } }", "f1");
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(ToPlayTimeEvaluatorConfig(config->server().evaluator()).precision(),
+            "fp32");
+  EXPECT_EQ(config->selfplay().evaluator().precision(), "fp32");
 }
 
 // The root VCT (search/vct.h): off by default, ranges named, converted.

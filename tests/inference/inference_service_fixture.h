@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "config/config.h"
 #include "gtest/gtest.h"
 #include "inference/inference_service.h"
 #include "tests/common/serve_test_util.h"
@@ -70,6 +71,12 @@ class InferenceServiceTest : public ::testing::Test {
     context.set_deadline(std::chrono::system_clock::now() +
                          std::chrono::seconds(20));
     return stub_->Evaluate(&context, request, response);
+  }
+
+  // The evaluator config the server plays and evaluates with: play's
+  // defaults (bf16 on a CPU that computes it natively) filled in.
+  pb::EvaluatorConfig ServerEvaluator() const {
+    return ToPlayTimeEvaluatorConfig(config_.server().evaluator());
   }
 
   pb::RunConfig config_;

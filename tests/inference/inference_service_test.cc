@@ -138,7 +138,7 @@ TEST_F(InferenceServiceTest, ATimeBudgetStillStopsAtTheServersVisitLimit) {
 TEST_F(InferenceServiceTest, EvaluateEqualsLocalEvaluation) {
   StartWithModel1();
   absl::StatusOr<std::unique_ptr<EvaluatorStack>> local =
-      CreateEvaluatorStack(config_, config_.server().evaluator(), model1_, 1);
+      CreateEvaluatorStack(config_, ServerEvaluator(), model1_, 1);
   ASSERT_TRUE(local.ok()) << local.status();
   pb::EvaluateRequest request;
   *request.add_positions() = MovesPosition({});
@@ -172,7 +172,7 @@ TEST_F(InferenceServiceTest, EvaluateEqualsLocalEvaluation) {
 TEST_F(InferenceServiceTest, RemoteEvaluatorBatchesAndMatchesLocal) {
   StartWithModel1();
   absl::StatusOr<std::unique_ptr<EvaluatorStack>> local =
-      CreateEvaluatorStack(config_, config_.server().evaluator(), model1_, 1);
+      CreateEvaluatorStack(config_, ServerEvaluator(), model1_, 1);
   ASSERT_TRUE(local.ok()) << local.status();
   RemoteEvaluatorOptions options;
   options.channel.address = address_;

@@ -165,7 +165,7 @@ TEST(NetworkTest, FoldedBatchNormsGiveTheSameOutputs) {
     const torch::Tensor x =
         Encode({"e5", "a1 b2 c3", "", "e5 e6 f5 f6 d4"}, 9, encoding_version);
     auto [policy, wdl] = net->forward(x);
-    const InferenceNet folded(*net);
+    const InferenceNet folded(*net, torch::kFloat32);
     auto [folded_policy, folded_wdl] = folded.forward(x);
     EXPECT_TRUE(torch::allclose(folded_policy, policy, 1e-4, 1e-4))
         << (folded_policy - policy).abs().max().item<float>();
