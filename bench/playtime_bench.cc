@@ -29,7 +29,9 @@
 //
 //   build/bench/playtime_bench [--model PATH] [--cores 1,2]
 //       [--batches 1,4,8,16,32] [--visits 1600] [--seconds 2] [--rounds 3]
-//       [--precision auto|fp32|bf16]
+//       [--precision auto|fp32|bf16] [--gatherers-per-core 1]
+// --gatherers-per-core N runs N gathering threads per core on the one tree
+// (the evaluator keeps one forward thread per core).
 #include <sched.h>
 
 #include <algorithm>
@@ -67,13 +69,15 @@ struct Flags {
   double seconds = 2;
   int rounds = 3;
   std::string precision = "auto";
+  int gatherers_per_core = 1;
 };
 
 [[noreturn]] void Usage(const std::string& problem) {
   std::fprintf(stderr,
                "playtime_bench: %s\nusage: playtime_bench [--model PATH] "
                "[--cores 1,2] [--batches 1,4,8,16,32] [--visits N] "
-               "[--seconds S] [--rounds R] [--precision auto|fp32|bf16]\n",
+               "[--seconds S] [--rounds R] [--precision auto|fp32|bf16] "
+               "[--gatherers-per-core N]\n",
                problem.c_str());
   std::exit(2);
 }
@@ -110,6 +114,11 @@ Flags ParseFlags(int argc, char** argv) {
     } else if (flag == "--seconds") {
       if (!absl::SimpleAtod(value, &f.seconds) || !(f.seconds > 0)) {
         Usage("--seconds wants a positive number");
+      }
+    } else if (flag == "--gatherers-per-core") {
+      if (!absl::SimpleAtoi(value, &f.gatherers_per_core) ||
+          f.gatherers_per_core < 1 || f.gatherers_per_core > 8) {
+        Usage("--gatherers-per-core wants a number 1..8");
       }
     } else if (flag == "--precision") {
       f.precision = value;
@@ -226,10 +235,11 @@ struct SearchRate {
   double mean_batch = 0;
 };
 
-// Playouts/s of one search at a time over `positions`, `cores` gathering
-// threads on its tree.
+// Playouts/s of one search at a time over `positions`: `gatherers`
+// gathering threads on its tree, one forward thread per core.
 SearchRate OneSearchRate(const Model& model, const std::vector<Game>& positions,
-                         int cores, int batch, int64_t visits, double seconds) {
+                         int cores, int gatherers, int batch, int64_t visits,
+                         double seconds) {
   BatchedEvaluatorOptions options;
   options.max_batch_size = batch;
   options.max_wait_us = 0;  // as the engine and the server run it
@@ -242,7 +252,7 @@ SearchRate OneSearchRate(const Model& model, const std::vector<Game>& positions,
   }
   SearchParams params;
   params.max_visits = visits;
-  params.num_threads = cores;
+  params.num_threads = gatherers;
   params.minibatch_size = batch;
   Random rng(1);
   int64_t playouts = 0;
@@ -337,8 +347,8 @@ Figures Measure(const Flags& flags, const Model& model,
     for (int cores : flags.cores) {
       PinToCores(cores);
       before[cores] = std::max(
-          before[cores], OneSearchRate(unfolded_model, positions, cores, 1,
-                                       flags.visits, flags.seconds)
+          before[cores], OneSearchRate(unfolded_model, positions, cores, cores,
+                                       1, flags.visits, flags.seconds)
                              .playouts_per_s);
       for (int batch : flags.batches) {
         const auto key = std::make_pair(cores, batch);
@@ -348,8 +358,9 @@ Figures Measure(const Flags& flags, const Model& model,
         unfolded[key] =
             std::max(unfolded[key], ForwardRate(unfolded_model, positions,
                                                 cores, batch, flags.seconds));
-        const SearchRate s = OneSearchRate(model, positions, cores, batch,
-                                           flags.visits, flags.seconds);
+        const SearchRate s = OneSearchRate(model, positions, cores,
+                                           cores * flags.gatherers_per_core,
+                                           batch, flags.visits, flags.seconds);
         if (s.playouts_per_s > search[key].playouts_per_s) search[key] = s;
         std::fprintf(stderr,
                      "round %d/%d, %d core(s), batch %2d: forward %.0f/s, "
