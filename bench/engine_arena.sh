@@ -13,7 +13,14 @@
 #       [--a-renju PATH] [--b-renju PATH]     (default build/renju)
 #       [--a-minibatch N]                     (A's server.search.minibatch_size)
 #       [--turn-ms 1000 | --visits N] [--threads 1] [--games 200]
-#       [--concurrent 2] [--out DIR]
+#       [--concurrent 2] [--shared-openings N] [--out DIR]
+#
+# --shared-openings N plays, instead of the 26 canonical openings, the
+# first five moves of the first N shared games (../shared/data, distinct
+# beginnings only), each with colours swapped: at equal visits one engine
+# thread plays the same game from the same opening every time, so 200
+# games need 100 openings to be 200 different games. The opening file is
+# written to DIR (the games are local test data: keep DIR to yourself).
 #
 # --visits N sends INFO max_node N with a 60 s turn: a match at equal
 # visits. Prints renju arena's progress and report (Elo of A minus B, with
@@ -26,6 +33,7 @@ a_config=configs/cpu.textproto b_config=configs/cpu.textproto
 a_minibatch=0
 turn_ms=1000 visits=0 threads=1 games=200 concurrent=2
 out=engine-arena
+shared_openings=0
 while [[ $# -gt 0 ]]; do
   [[ $# -ge 2 ]] || { echo "engine_arena: $1 needs a value" >&2; exit 2; }
   case "$1" in
@@ -42,6 +50,7 @@ while [[ $# -gt 0 ]]; do
     --games) games="$2" ;;
     --concurrent) concurrent="$2" ;;
     --out) out="$2" ;;
+    --shared-openings) shared_openings="$2" ;;
     *) echo "engine_arena: unknown argument $1" >&2; exit 2 ;;
   esac
   shift 2
@@ -51,7 +60,8 @@ done
 for f in "$a_renju" "$b_renju" "$a_model" "$b_model" "$a_config" "$b_config"; do
   [[ -e "$f" ]] || { echo "engine_arena: $f does not exist" >&2; exit 2; }
 done
-for n in "$turn_ms" "$visits" "$threads" "$games" "$concurrent" "$a_minibatch"; do
+for n in "$turn_ms" "$visits" "$threads" "$games" "$concurrent" "$a_minibatch" \
+    "$shared_openings"; do
   [[ "$n" =~ ^[0-9]+$ ]] || { echo "engine_arena: '$n' is not a count" >&2; exit 2; }
 done
 
@@ -82,6 +92,20 @@ fi
 engine() {  # RENJU CONFIG MODEL
   echo "engine:$(realpath "$1") gomocup --brain search --config $(realpath "$2") --model $(realpath "$3")"
 }
+openings=()
+if ((shared_openings > 0)); then
+  shared="$(dirname "$0")/../../shared/data/renju-games.jsonl"
+  [[ -e "$shared" ]] || { echo "engine_arena: $shared does not exist" >&2; exit 2; }
+  command -v jq >/dev/null || { echo "engine_arena: --shared-openings needs jq" >&2; exit 2; }
+  # pos notation, rows counted from the bottom as renju names them.
+  jq -r 'select(.moves | length > 10) | .moves[0:5] | join("")' "$shared" |
+    awk '!seen[$0]++' | head -n "$shared_openings" > "$out/openings.txt"
+  (($(wc -l < "$out/openings.txt") == shared_openings)) || {
+    echo "engine_arena: the shared games have fewer than $shared_openings distinct beginnings" >&2
+    exit 2
+  }
+  openings=(--openings "$out/openings.txt" --notation pos --pos-rows bottom)
+fi
 limits=(--engine-turn-ms "$turn_ms")
 if ((visits > 0)); then
   limits=(--engine-turn-ms 60000 --engine-max-nodes "$visits")
@@ -89,5 +113,5 @@ fi
 exec "$a_renju" arena --config "$a_config" \
   --a "$(engine "$a_renju" "$out/a.textproto" "$a_model")" \
   --b "$(engine "$b_renju" "$out/b.textproto" "$b_model")" \
-  --games "$games" --concurrent "$concurrent" "${limits[@]}" \
+  --games "$games" --concurrent "$concurrent" "${limits[@]}" "${openings[@]}" \
   --out "$out/games"

@@ -8,7 +8,7 @@
 #
 #   bench/gathering_arena.sh --before PATH [--renju PATH] [--model FILE]
 #       [--turn-ms 1000 | --visits N] [--threads 1] [--games 200]
-#       [--concurrent 2] [--minibatch N] [--out DIR]
+#       [--concurrent 2] [--minibatch N] [--shared-openings N] [--out DIR]
 #
 # --minibatch N gives this tree's engine server.search.minibatch_size N
 # (the earlier build knows no such field) instead of its play-time default.
@@ -26,7 +26,8 @@ while [[ $# -gt 0 ]]; do
     --before) before="$2"; shift 2 ;;
     --model) model="$2"; shift 2 ;;
     --minibatch) rest+=(--a-minibatch "$2"); shift 2 ;;
-    --turn-ms|--visits|--threads|--games|--concurrent) rest+=("$1" "$2"); shift 2 ;;
+    --turn-ms|--visits|--threads|--games|--concurrent|--shared-openings)
+      rest+=("$1" "$2"); shift 2 ;;
     --out) rest+=(--out "$2"); shift 2 ;;
     *) echo "gathering_arena: unknown argument $1" >&2; exit 2 ;;
   esac
