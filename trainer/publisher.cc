@@ -34,7 +34,13 @@ absl::Status Publisher::Publish(int64_t generation, const std::string& path,
   model.games_seen = games_seen;
   model.path = path;
   model.sha256 = *sha;
-  model.size_bytes = static_cast<int64_t>(fs::file_size(path));
+  std::error_code size_error;
+  const uintmax_t size = fs::file_size(path, size_error);
+  if (size_error) {
+    return absl::UnavailableError(absl::StrCat(
+        "model ", path, ": cannot read its size: ", size_error.message()));
+  }
+  model.size_bytes = static_cast<int64_t>(size);
   model.created_unix_ms = NowUnixMs();
   model.status = best->has_value() ? "candidate" : "best";
   if (absl::Status s = RegisterOnce(model); !s.ok()) return s;
@@ -191,7 +197,10 @@ void Publisher::RefreshRatings() {
     RENJU_LOG(WARNING) << "ratings not updated: " << table.status();
     return;
   }
-  RENJU_LOG(INFO) << "ratings:\n" << RatingsText(*table);
+  // One line: the whole table every generation grew the log by megabytes
+  // an hour; it is in ratings.csv and on the run page.
+  RENJU_LOG(INFO) << "ratings: " << RatingsSummary(*table) << " ("
+                  << RunFolder{run_dir_}.ratings_csv().string() << ")";
   absl::StatusOr<std::vector<std::string>> plots =
       WritePlots(run_dir_, *table, RunFolder{run_dir_}.training_csv().string());
   if (!plots.ok()) RENJU_LOG(WARNING) << "plots not drawn: " << plots.status();

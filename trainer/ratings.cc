@@ -125,6 +125,32 @@ std::string RatingsText(const RatingTable& table) {
   return text;
 }
 
+std::string RatingsSummary(const RatingTable& table) {
+  auto describe = [&](const Rating& r) {
+    return r.generation == table.anchor_generation
+               ? absl::StrFormat("%d %+.0f (the scale's anchor)", r.generation,
+                                 r.elo)
+               : absl::StrFormat("%d %+.0f ± %.0f", r.generation, r.elo,
+                                 r.elo_error);
+  };
+  std::string line = absl::StrCat(table.ratings.size(), " generations rated");
+  auto best = std::find_if(table.ratings.begin(), table.ratings.end(),
+                           [](const Rating& r) { return r.status == "best"; });
+  if (best != table.ratings.end()) {
+    absl::StrAppend(&line, ", best ", describe(*best));
+  }
+  if (!table.ratings.empty()) {
+    absl::StrAppend(&line, ", newest ", describe(table.ratings.back()));
+  }
+  if (!table.unrated.empty()) {
+    absl::StrAppend(&line, "; unrated ", absl::StrJoin(table.unrated, ", "));
+  }
+  if (!table.anchors.empty()) {
+    absl::StrAppend(&line, "; ", table.anchors.size(), " anchors");
+  }
+  return line;
+}
+
 std::string RatingsCsv(const RatingTable& table) {
   std::string csv =
       "generation,elo,elo_error,games,points,training_step,created_unix_ms,"

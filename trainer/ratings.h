@@ -31,6 +31,12 @@ absl::Status StoreRatings(GameStore& store, const RatingTable& table);
 // then, with anchors, one anchor a row ("fixed" in the ±95% column):
 //   anchor              elo   ±95%  games  score
 std::string RatingsText(const RatingTable& table);
+// One line for the trainer's log after each match, whose length does not
+// grow with the run (the whole table is in ratings.csv):
+//   "12 generations rated, best 11 +345 ± 40, newest 12 +330 ± 45;
+//    unrated 13; 3 anchors"
+// (the unrated and anchors parts only when there are any).
+std::string RatingsSummary(const RatingTable& table);
 // CSV with the header
 //   generation,elo,elo_error,games,points,training_step,created_unix_ms,
 //   status,anchor

@@ -66,6 +66,7 @@ void TrainingLoop::AppendLossRow(const StepStats& s) {
   row.opponent_policy_loss = s.opponent_policy_loss;
   row.short_value_loss = s.short_value_loss;
   out << FormatLossRow(row, header);
+  if (!out.flush()) RENJU_LOG(WARNING) << "cannot append to " << path;
 }
 
 void TrainingLoop::PublishStatus(bool waiting) {

@@ -289,5 +289,34 @@ TEST(RatingsTest, RowsSayWhichGatingRuleDecided) {
   EXPECT_EQ(Of(*table, 1).decided_by, "");
 }
 
+// The trainer logs this after every match: one line, as long after 40
+// generations as after 3, naming the best, the newest and the unrated.
+TEST(RatingsTest, TheLogSummaryIsOneLineThatDoesNotGrowWithTheRun) {
+  absl::StatusOr<RatingTable> table =
+      ComputeRatings({Match(1, 0, 30, 0, 10), Match(2, 1, 15, 0, 25)});
+  ASSERT_TRUE(table.ok()) << table.status();
+  std::vector<ModelEntry> models(4);
+  for (int g = 0; g < 4; ++g) {
+    models[g].generation = g;
+    models[g].status = g == 1 ? "best" : "rejected";
+  }
+  AttachModels(models, *table);
+  const std::string line = RatingsSummary(*table);
+  EXPECT_EQ(line.find('\n'), std::string::npos) << line;
+  EXPECT_NE(line.find("3 generations rated, best 1 +"), std::string::npos)
+      << line;
+  EXPECT_NE(line.find(", newest 2 +"), std::string::npos) << line;
+  EXPECT_NE(line.find("; unrated 3"), std::string::npos) << line;
+
+  std::vector<MatchResult> chain;
+  for (int g = 1; g < 40; ++g) chain.push_back(Match(g, g - 1, 22, 0, 18));
+  absl::StatusOr<RatingTable> long_run = ComputeRatings(chain);
+  ASSERT_TRUE(long_run.ok()) << long_run.status();
+  const std::string long_line = RatingsSummary(*long_run);
+  EXPECT_NE(long_line.find("40 generations rated"), std::string::npos)
+      << long_line;
+  EXPECT_LT(long_line.size(), line.size() + 20) << long_line;
+}
+
 }  // namespace
 }  // namespace renju
