@@ -151,7 +151,8 @@ absl::Status RunServer(const pb::RunConfig& config,
   const std::string address = BoundAddress(options.listen, started->port);
   if (absl::Status s = Announce(options, address); !s.ok()) return s;
   RENJU_LOG(INFO) << "serving generation " << service.model()->info.generation()
-                  << " on " << address << " with "
+                  << " on " << address << " (network on "
+                  << service.model()->stack->runs_on() << ") with "
                   << config.server().ShortDebugString();
   std::unique_ptr<HttpFrontend> http;
   if (!options.http_listen.empty()) {

@@ -17,6 +17,7 @@ absl::StatusOr<std::unique_ptr<EvaluatorStack>> EvaluatorStack::Create(
   std::unique_ptr<EvaluatorStack> stack(new EvaluatorStack());
   stack->generation_ = (*first)->info().generation;
   stack->network_ = network;
+  stack->runs_on_ = (*first)->device_name() + ", " + (*first)->precision_name();
 
   std::vector<std::unique_ptr<Model>> models;
   for (int i = 1; i < options.server_threads; ++i) {

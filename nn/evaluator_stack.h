@@ -45,6 +45,8 @@ class EvaluatorStack {
   Evaluator& evaluator() { return *outer_; }
   int64_t generation() const { return generation_; }
   const NetworkConfig& network() const { return network_; }
+  // Where and how the network runs, for logs: "cpu, bf16".
+  const std::string& runs_on() const { return runs_on_; }
   BatchedEvaluatorStats batch_stats() const { return batched_->stats(); }
   // Zero when the cache is off.
   CacheStats cache_stats() const;
@@ -54,6 +56,7 @@ class EvaluatorStack {
 
   int64_t generation_ = 0;
   NetworkConfig network_;
+  std::string runs_on_;
   std::unique_ptr<BatchedEvaluator> batched_;
   std::unique_ptr<CachingEvaluator> cache_;
   std::unique_ptr<SymmetryEvaluator> symmetry_;

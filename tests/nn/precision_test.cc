@@ -91,20 +91,20 @@ std::vector<Game> SharedPositions(int num_games) {
   return out;
 }
 
-struct Outputs {
+struct PlayOutputs {
   std::vector<float> policy;  // probabilities over the legal points
   float value = 0;            // win - loss
 };
 
-int MostLikely(const Outputs& out) {
+int MostLikely(const PlayOutputs& out) {
   return std::max_element(out.policy.begin(), out.policy.end()) -
          out.policy.begin();
 }
 
-Outputs Evaluate(Model& model, Game& game) {
+PlayOutputs EvaluateAt(Model& model, Game& game) {
   std::vector<float> planes(model.input_floats());
   EncodePosition(game, model.config().encoding_version, planes.data());
-  Outputs out;
+  PlayOutputs out;
   out.policy.resize(model.policy_size());
   float wdl[3];
   EXPECT_TRUE(model.Forward(planes.data(), 1, out.policy.data(), wdl).ok());
@@ -136,8 +136,8 @@ TEST(PrecisionTest, ShippedModelInBf16StaysCloseToFloat32OnRealPositions) {
   double max_value = 0;
   int same_top = 0;
   for (Game& game : positions) {
-    const Outputs a = Evaluate(**bf16, game);
-    const Outputs b = Evaluate(**fp32, game);
+    const PlayOutputs a = EvaluateAt(**bf16, game);
+    const PlayOutputs b = EvaluateAt(**fp32, game);
     for (size_t i = 0; i < a.policy.size(); ++i) {
       max_policy =
           std::max<double>(max_policy, std::fabs(a.policy[i] - b.policy[i]));
