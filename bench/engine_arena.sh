@@ -98,8 +98,10 @@ if ((shared_openings > 0)); then
   [[ -e "$shared" ]] || { echo "engine_arena: $shared does not exist" >&2; exit 2; }
   command -v jq >/dev/null || { echo "engine_arena: --shared-openings needs jq" >&2; exit 2; }
   # pos notation, rows counted from the bottom as renju names them.
+  # (awk reads to the end: an early exit would break the pipe under pipefail)
   jq -r 'select(.moves | length > 10) | .moves[0:5] | join("")' "$shared" |
-    awk '!seen[$0]++' | head -n "$shared_openings" > "$out/openings.txt"
+    awk -v n="$shared_openings" '!seen[$0]++ && k < n { print; k++ }' \
+      > "$out/openings.txt"
   (($(wc -l < "$out/openings.txt") == shared_openings)) || {
     echo "engine_arena: the shared games have fewer than $shared_openings distinct beginnings" >&2
     exit 2
