@@ -39,11 +39,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Starts `renju serve` on a free port; prints the port.
+# Starts `renju serve` on a free port, in this shell (not in a $(...)
+# subshell, whose pids+= the cleanup would never see).
 start_server() {
-  local binary=$1 log=$2
-  "$binary" serve --listen 127.0.0.1:0 >"$log" 2>&1 &
+  "$1" serve --listen 127.0.0.1:0 >"$2" 2>&1 &
   pids+=($!)
+}
+# Prints the port a started server listens on.
+server_port() {
+  local binary=$1 log=$2
   for _ in $(seq 600); do
     if grep -q "listening on" "$log"; then
       grep -o "listening on 127.0.0.1:[0-9]*" "$log" | head -1 | cut -d: -f2
@@ -53,10 +57,12 @@ start_server() {
   done
   echo "suggest_visits: $binary serve did not start (see $log)" >&2
   cat "$log" >&2
-  exit 1
+  return 1
 }
-new_port=$(start_server "$renju" "$work/new.log")
-old_port=$(start_server "$before" "$work/old.log")
+start_server "$renju" "$work/new.log"
+start_server "$before" "$work/old.log"
+new_port=$(server_port "$renju" "$work/new.log") || exit 1
+old_port=$(server_port "$before" "$work/old.log") || exit 1
 
 # Move lists "h8 i9 ..." of the first plies of the first games: every 8th
 # ply from 8 to 48 of successive games.
