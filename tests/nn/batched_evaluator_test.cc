@@ -15,6 +15,7 @@
 namespace renju {
 namespace {
 
+using ::renju::testing::Direct;
 using ::renju::testing::IndexOf;
 using ::renju::testing::kDoubleThreeMoves;
 using ::renju::testing::MakeGame;
@@ -47,20 +48,6 @@ std::unique_ptr<BatchedEvaluator> MakeEvaluator(const Model& model, int servers,
       BatchedEvaluator::Create(std::move(models), options);
   EXPECT_TRUE(evaluator.ok()) << evaluator.status();
   return *std::move(evaluator);
-}
-
-// The evaluation of `game` by a forward on a batch of one.
-Evaluation Direct(Model& model, Game& game) {
-  std::vector<float> planes(model.input_floats());
-  EncodePosition(game, model.config().encoding_version, planes.data());
-  Evaluation out;
-  out.policy.resize(model.policy_size());
-  float wdl[3];
-  EXPECT_TRUE(model.Forward(planes.data(), 1, out.policy.data(), wdl).ok());
-  MaskedSoftmax(planes.data() + kLegalPlane * model.policy_size(),
-                model.policy_size(), out.policy.data());
-  SetWdl(wdl, out);
-  return out;
 }
 
 // A position after `plies` seeded random moves in a varying variant.

@@ -15,10 +15,12 @@
 #include "nn/encoding.h"
 #include "nn/model.h"
 #include "nn/output.h"
+#include "tests/nn/test_util.h"
 
 namespace renju {
 namespace {
 
+using ::renju::testing::Direct;
 using ::testing::HasSubstr;
 
 ModelOptions Cpu(Precision precision, bool fold = true) {
@@ -91,29 +93,8 @@ std::vector<Game> SharedPositions(int num_games) {
   return out;
 }
 
-struct PlayOutputs {
-  std::vector<float> policy;  // probabilities over the legal points
-  float value = 0;            // win - loss
-};
-
-int MostLikely(const PlayOutputs& out) {
-  return std::max_element(out.policy.begin(), out.policy.end()) -
-         out.policy.begin();
-}
-
-PlayOutputs EvaluateAt(Model& model, Game& game) {
-  std::vector<float> planes(model.input_floats());
-  EncodePosition(game, model.config().encoding_version, planes.data());
-  PlayOutputs out;
-  out.policy.resize(model.policy_size());
-  float wdl[3];
-  EXPECT_TRUE(model.Forward(planes.data(), 1, out.policy.data(), wdl).ok());
-  MaskedSoftmax(planes.data() + kLegalPlane * model.policy_size(),
-                model.policy_size(), out.policy.data());
-  Evaluation e;
-  SetWdl(wdl, e);
-  out.value = e.win - e.loss;
-  return out;
+int MostLikely(const Evaluation& e) {
+  return std::max_element(e.policy.begin(), e.policy.end()) - e.policy.begin();
 }
 
 // The tolerance BENCHMARKS.md states for play in bf16 ("Play-time
@@ -136,13 +117,14 @@ TEST(PrecisionTest, ShippedModelInBf16StaysCloseToFloat32OnRealPositions) {
   double max_value = 0;
   int same_top = 0;
   for (Game& game : positions) {
-    const PlayOutputs a = EvaluateAt(**bf16, game);
-    const PlayOutputs b = EvaluateAt(**fp32, game);
+    const Evaluation a = Direct(**bf16, game);
+    const Evaluation b = Direct(**fp32, game);
     for (size_t i = 0; i < a.policy.size(); ++i) {
       max_policy =
           std::max<double>(max_policy, std::fabs(a.policy[i] - b.policy[i]));
     }
-    max_value = std::max<double>(max_value, std::fabs(a.value - b.value));
+    max_value = std::max<double>(
+        max_value, std::fabs((a.win - a.loss) - (b.win - b.loss)));
     if (MostLikely(a) == MostLikely(b)) ++same_top;
   }
   EXPECT_LE(max_policy, 0.05);

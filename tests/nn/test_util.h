@@ -5,8 +5,12 @@
 
 #include <atomic>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
+#include "nn/encoding.h"
+#include "nn/model.h"
+#include "nn/output.h"
 #include "rules/game.h"
 #include "search/evaluator.h"
 
@@ -62,6 +66,20 @@ class LastMoveEvaluator : public Evaluator {
   std::atomic<int> calls{0};  // positions evaluated, alone or in a batch
   std::atomic<int> batch_calls{0};
 };
+
+// The evaluation of `game` by a forward on a batch of one.
+inline Evaluation Direct(Model& model, Game& game) {
+  std::vector<float> planes(model.input_floats());
+  EncodePosition(game, model.config().encoding_version, planes.data());
+  Evaluation out;
+  out.policy.resize(model.policy_size());
+  float wdl[3];
+  EXPECT_TRUE(model.Forward(planes.data(), 1, out.policy.data(), wdl).ok());
+  MaskedSoftmax(planes.data() + kLegalPlane * model.policy_size(),
+                model.policy_size(), out.policy.data());
+  SetWdl(wdl, out);
+  return out;
+}
 
 }  // namespace renju::testing
 
